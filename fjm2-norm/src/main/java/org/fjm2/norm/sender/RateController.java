@@ -1,0 +1,17 @@
+package org.fjm2.norm.sender;
+
+/**
+ * Decides when the sender may put the next datagram on the wire. A fixed rate first; NORM-CC congestion control
+ * (RFC 5740 section 5.5) plugs in here later, which is why the transmit loop only talks to this interface.
+ */
+public interface RateController {
+
+    /** Nanoseconds to wait before a datagram of {@code bytes} may leave at {@code now}; 0 or less means now. */
+    long delayNanos(int bytes, long now);
+
+    /** A datagram of {@code bytes} left at {@code now}. */
+    void onSent(int bytes, long now);
+
+    /** Current rate in bits per second (advertised in NORM_CMD(CC) probes). */
+    long rateBitsPerSecond();
+}

@@ -1,0 +1,379 @@
+package org.fjm2.norm.session;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.fjm2.norm.transport.LossInjector;
+
+/**
+ * Every setting of a NORM session, each a documented constant with its default. Immutable; built with
+ * {@link #builder(String, int)}. Sizes are bytes, rates bits per second, times {@link Duration}s.
+ */
+public final class NormConfig {
+
+    // ---- network -------------------------------------------------------------------------------------------------
+    /** Multicast TTL: 1 keeps traffic on the LAN (FJM2D carries it further). */
+    public static final int DEFAULT_TTL = 1;
+    /** Hear our own group on this host, so publishers and subscribers can share a machine. */
+    public static final boolean DEFAULT_LOOPBACK = true;
+    /** IP TOS byte (DSCP << 2); 0 leaves packets unmarked. */
+    public static final int DEFAULT_TOS = 0;
+    /** SO_RCVBUF: bursts at line rate overflow the OS default. */
+    public static final int DEFAULT_RECEIVE_BUFFER = 8 * 1024 * 1024;
+    /** SO_SNDBUF. */
+    public static final int DEFAULT_SEND_BUFFER = 2 * 1024 * 1024;
+    /** Receivers multicast their NACKs so that others can suppress theirs; unicast only talks to the sender. */
+    public static final boolean DEFAULT_UNICAST_NACKS = false;
+
+    // ---- sender --------------------------------------------------------------------------------------------------
+    /** Payload bytes per NORM_DATA: 1400 + headers stays under a 1500-byte Ethernet MTU. */
+    public static final int DEFAULT_SEGMENT_SIZE = 1400;
+    /** Source segments per FEC block (B, at most 255 for RS8). */
+    public static final int DEFAULT_BLOCK_SIZE = 64;
+    /** Parity segments per block available for repair (0 = repair by retransmission only). */
+    public static final int DEFAULT_PARITY = 0;
+    /** Parity segments sent proactively after each block, before any NACK. */
+    public static final int DEFAULT_AUTO_PARITY = 0;
+    /** Paced transmit rate. Set it to what the path carries: unpaced bursts are lost at the first bottleneck. */
+    public static final long DEFAULT_TX_RATE = 100_000_000L;
+    /** Repair cache bound in bytes: data the sender keeps for repairs (and queued, not yet sent). */
+    public static final long DEFAULT_TX_CACHE_BYTES = 64L * 1024 * 1024;
+    /** Repair cache bound in objects (object ids are 16 bits, so it stays well below 32768). */
+    public static final int DEFAULT_TX_CACHE_OBJECTS = 4096;
+    /**
+     * An object leaves the repair cache only after this many GRTT x (backoff + 1) without NACK or transmission,
+     * so receivers get their repair rounds: with a full cache, {@code enqueue} then blocks instead of evicting.
+     */
+    public static final double DEFAULT_HOLD_FACTOR = 2.0;
+    /** FLUSH repetitions at the end of transmission (RFC 5740 robust factor). */
+    public static final int DEFAULT_ROBUST_FACTOR = 20;
+    /** Largest object a sender accepts and a receiver reassembles. */
+    public static final int DEFAULT_MAX_OBJECT_SIZE = 64 * 1024 * 1024;
+
+    // ---- timing --------------------------------------------------------------------------------------------------
+    /** Group round-trip time assumed before any measurement (LAN-sized; probes correct it within a second). */
+    public static final Duration DEFAULT_GRTT_INITIAL = Duration.ofMillis(10);
+    /** Lower bound of the advertised GRTT. */
+    public static final Duration DEFAULT_GRTT_MIN = Duration.ofMillis(1);
+    /** Upper bound of the advertised GRTT. */
+    public static final Duration DEFAULT_GRTT_MAX = Duration.ofSeconds(10);
+    /** NACK back-off factor (RFC 5740 recommends 4 for multicast). */
+    public static final int DEFAULT_BACKOFF_FACTOR = 4;
+    /** Group size estimate advertised to receivers, which scales their NACK back-off distribution. */
+    public static final int DEFAULT_GROUP_SIZE = 1000;
+    /** First interval between GRTT probes (NORM_CMD(CC)); it grows by half each probe up to the maximum. */
+    public static final Duration DEFAULT_PROBE_INTERVAL_MIN = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_PROBE_INTERVAL_MAX = Duration.ofSeconds(30);
+
+    // ---- receiver ------------------------------------------------------------------------------------------------
+    /** Bytes of incomplete objects a receiver holds per remote sender before it gives the oldest up (reported). */
+    public static final long DEFAULT_RX_BUFFER_BYTES = 256L * 1024 * 1024;
+    /** Objects per remote sender a receiver tracks ahead of its oldest incomplete one. */
+    public static final int DEFAULT_RX_WINDOW_OBJECTS = 2048;
+    /** A remote sender silent this long is gone: its incomplete objects are reported lost and its state freed. */
+    public static final Duration DEFAULT_SENDER_TIMEOUT = Duration.ofSeconds(10);
+
+    private final InetAddress group;
+    private final int port;
+    private final String interfaceName;
+    private final int nodeId;
+    private final int ttl;
+    private final boolean loopback;
+    private final int tos;
+    private final int receiveBuffer;
+    private final int sendBuffer;
+    private final boolean unicastNacks;
+    private final String transport;
+    private final int segmentSize;
+    private final int blockSize;
+    private final int parity;
+    private final int autoParity;
+    private final long txRate;
+    private final long txCacheBytes;
+    private final int txCacheObjects;
+    private final double holdFactor;
+    private final int robustFactor;
+    private final int maxObjectSize;
+    private final Duration grttInitial;
+    private final Duration grttMin;
+    private final Duration grttMax;
+    private final int backoffFactor;
+    private final int groupSize;
+    private final Duration probeIntervalMin;
+    private final Duration probeIntervalMax;
+    private final long rxBufferBytes;
+    private final int rxWindowObjects;
+    private final Duration senderTimeout;
+    private final boolean silentReceiver;
+    private final LossInjector rxLoss;
+    private final LossInjector txLoss;
+
+    private NormConfig(Builder b) {
+        this.group = b.group;
+        this.port = b.port;
+        this.interfaceName = b.interfaceName;
+        this.nodeId = b.nodeId;
+        this.ttl = b.ttl;
+        this.loopback = b.loopback;
+        this.tos = b.tos;
+        this.receiveBuffer = b.receiveBuffer;
+        this.sendBuffer = b.sendBuffer;
+        this.unicastNacks = b.unicastNacks;
+        this.transport = b.transport;
+        this.segmentSize = b.segmentSize;
+        this.blockSize = b.blockSize;
+        this.parity = b.parity;
+        this.autoParity = b.autoParity;
+        this.txRate = b.txRate;
+        this.txCacheBytes = b.txCacheBytes;
+        this.txCacheObjects = b.txCacheObjects;
+        this.holdFactor = b.holdFactor;
+        this.robustFactor = b.robustFactor;
+        this.maxObjectSize = b.maxObjectSize;
+        this.grttInitial = b.grttInitial;
+        this.grttMin = b.grttMin;
+        this.grttMax = b.grttMax;
+        this.backoffFactor = b.backoffFactor;
+        this.groupSize = b.groupSize;
+        this.probeIntervalMin = b.probeIntervalMin;
+        this.probeIntervalMax = b.probeIntervalMax;
+        this.rxBufferBytes = b.rxBufferBytes;
+        this.rxWindowObjects = b.rxWindowObjects;
+        this.senderTimeout = b.senderTimeout;
+        this.silentReceiver = b.silentReceiver;
+        this.rxLoss = b.rxLoss;
+        this.txLoss = b.txLoss;
+    }
+
+    /** A builder for group:port (IPv4 multicast or, for point-to-point use, unicast) with every default. */
+    public static Builder builder(String group, int port) {
+        return new Builder(group, port);
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder(group, port);
+        b.interfaceName = interfaceName;
+        b.nodeId = nodeId;
+        b.ttl = ttl;
+        b.loopback = loopback;
+        b.tos = tos;
+        b.receiveBuffer = receiveBuffer;
+        b.sendBuffer = sendBuffer;
+        b.unicastNacks = unicastNacks;
+        b.transport = transport;
+        b.segmentSize = segmentSize;
+        b.blockSize = blockSize;
+        b.parity = parity;
+        b.autoParity = autoParity;
+        b.txRate = txRate;
+        b.txCacheBytes = txCacheBytes;
+        b.txCacheObjects = txCacheObjects;
+        b.holdFactor = holdFactor;
+        b.robustFactor = robustFactor;
+        b.maxObjectSize = maxObjectSize;
+        b.grttInitial = grttInitial;
+        b.grttMin = grttMin;
+        b.grttMax = grttMax;
+        b.backoffFactor = backoffFactor;
+        b.groupSize = groupSize;
+        b.probeIntervalMin = probeIntervalMin;
+        b.probeIntervalMax = probeIntervalMax;
+        b.rxBufferBytes = rxBufferBytes;
+        b.rxWindowObjects = rxWindowObjects;
+        b.senderTimeout = senderTimeout;
+        b.silentReceiver = silentReceiver;
+        b.rxLoss = rxLoss;
+        b.txLoss = txLoss;
+        return b;
+    }
+
+    public InetAddress group() { return group; }
+    public int port() { return port; }
+    /** Network interface name (e.g. "lo", "eth0"), or null for the system's default. */
+    public String interfaceName() { return interfaceName; }
+    /** This node's NORM source_id. */
+    public int nodeId() { return nodeId; }
+    public int ttl() { return ttl; }
+    public boolean loopback() { return loopback; }
+    public int tos() { return tos; }
+    public int receiveBuffer() { return receiveBuffer; }
+    public int sendBuffer() { return sendBuffer; }
+    public boolean unicastNacks() { return unicastNacks; }
+    /** "auto" (native epoll when it loads, else NIO), "epoll" or "nio". */
+    public String transport() { return transport; }
+    public int segmentSize() { return segmentSize; }
+    public int blockSize() { return blockSize; }
+    public int parity() { return parity; }
+    public int autoParity() { return autoParity; }
+    /** Transmit rate in bits per second. */
+    public long txRate() { return txRate; }
+    public long txCacheBytes() { return txCacheBytes; }
+    public int txCacheObjects() { return txCacheObjects; }
+    public double holdFactor() { return holdFactor; }
+    public int robustFactor() { return robustFactor; }
+    public int maxObjectSize() { return maxObjectSize; }
+    public Duration grttInitial() { return grttInitial; }
+    public Duration grttMin() { return grttMin; }
+    public Duration grttMax() { return grttMax; }
+    public int backoffFactor() { return backoffFactor; }
+    public int groupSize() { return groupSize; }
+    public Duration probeIntervalMin() { return probeIntervalMin; }
+    public Duration probeIntervalMax() { return probeIntervalMax; }
+    public long rxBufferBytes() { return rxBufferBytes; }
+    public int rxWindowObjects() { return rxWindowObjects; }
+    public Duration senderTimeout() { return senderTimeout; }
+    /** A silent receiver never sends NACKs or ACKs (it takes what FEC and others' repairs give it). */
+    public boolean silentReceiver() { return silentReceiver; }
+    /** Receive-side loss injection (tests); {@link LossInjector#NONE} in production. */
+    public LossInjector rxLoss() { return rxLoss; }
+    /** Send-side loss injection (tests); {@link LossInjector#NONE} in production. */
+    public LossInjector txLoss() { return txLoss; }
+
+    @Override
+    public String toString() {
+        return "NormConfig[" + group.getHostAddress() + ":" + port + " if=" + interfaceName
+                + " node=" + Integer.toUnsignedString(nodeId) + " rate=" + txRate + " E=" + segmentSize
+                + " B=" + blockSize + " parity=" + parity + "/" + autoParity + "]";
+    }
+
+    /** Builder with validation: {@link #build()} throws IllegalArgumentException naming the bad setting. */
+    public static final class Builder {
+        private InetAddress group;
+        private final int port;
+        private String interfaceName;
+        private int nodeId = randomNodeId();
+        private int ttl = DEFAULT_TTL;
+        private boolean loopback = DEFAULT_LOOPBACK;
+        private int tos = DEFAULT_TOS;
+        private int receiveBuffer = DEFAULT_RECEIVE_BUFFER;
+        private int sendBuffer = DEFAULT_SEND_BUFFER;
+        private boolean unicastNacks = DEFAULT_UNICAST_NACKS;
+        private String transport = "auto";
+        private int segmentSize = DEFAULT_SEGMENT_SIZE;
+        private int blockSize = DEFAULT_BLOCK_SIZE;
+        private int parity = DEFAULT_PARITY;
+        private int autoParity = DEFAULT_AUTO_PARITY;
+        private long txRate = DEFAULT_TX_RATE;
+        private long txCacheBytes = DEFAULT_TX_CACHE_BYTES;
+        private int txCacheObjects = DEFAULT_TX_CACHE_OBJECTS;
+        private double holdFactor = DEFAULT_HOLD_FACTOR;
+        private int robustFactor = DEFAULT_ROBUST_FACTOR;
+        private int maxObjectSize = DEFAULT_MAX_OBJECT_SIZE;
+        private Duration grttInitial = DEFAULT_GRTT_INITIAL;
+        private Duration grttMin = DEFAULT_GRTT_MIN;
+        private Duration grttMax = DEFAULT_GRTT_MAX;
+        private int backoffFactor = DEFAULT_BACKOFF_FACTOR;
+        private int groupSize = DEFAULT_GROUP_SIZE;
+        private Duration probeIntervalMin = DEFAULT_PROBE_INTERVAL_MIN;
+        private Duration probeIntervalMax = DEFAULT_PROBE_INTERVAL_MAX;
+        private long rxBufferBytes = DEFAULT_RX_BUFFER_BYTES;
+        private int rxWindowObjects = DEFAULT_RX_WINDOW_OBJECTS;
+        private Duration senderTimeout = DEFAULT_SENDER_TIMEOUT;
+        private boolean silentReceiver;
+        private LossInjector rxLoss = LossInjector.NONE;
+        private LossInjector txLoss = LossInjector.NONE;
+        private final String groupText;
+
+        private Builder(String group, int port) {
+            this.groupText = group;
+            this.port = port;
+        }
+
+        private Builder(InetAddress group, int port) {
+            this.group = group;
+            this.groupText = group.getHostAddress();
+            this.port = port;
+        }
+
+        public Builder interfaceName(String v) { this.interfaceName = v; return this; }
+        public Builder nodeId(int v) { this.nodeId = v; return this; }
+        public Builder ttl(int v) { this.ttl = v; return this; }
+        public Builder loopback(boolean v) { this.loopback = v; return this; }
+        public Builder tos(int v) { this.tos = v; return this; }
+        public Builder receiveBuffer(int v) { this.receiveBuffer = v; return this; }
+        public Builder sendBuffer(int v) { this.sendBuffer = v; return this; }
+        public Builder unicastNacks(boolean v) { this.unicastNacks = v; return this; }
+        public Builder transport(String v) { this.transport = v; return this; }
+        public Builder segmentSize(int v) { this.segmentSize = v; return this; }
+        public Builder blockSize(int v) { this.blockSize = v; return this; }
+        public Builder parity(int v) { this.parity = v; return this; }
+        public Builder autoParity(int v) { this.autoParity = v; return this; }
+        public Builder txRate(long bitsPerSecond) { this.txRate = bitsPerSecond; return this; }
+        public Builder txCacheBytes(long v) { this.txCacheBytes = v; return this; }
+        public Builder txCacheObjects(int v) { this.txCacheObjects = v; return this; }
+        public Builder holdFactor(double v) { this.holdFactor = v; return this; }
+        public Builder robustFactor(int v) { this.robustFactor = v; return this; }
+        public Builder maxObjectSize(int v) { this.maxObjectSize = v; return this; }
+        public Builder grttInitial(Duration v) { this.grttInitial = v; return this; }
+        public Builder grttMin(Duration v) { this.grttMin = v; return this; }
+        public Builder grttMax(Duration v) { this.grttMax = v; return this; }
+        public Builder backoffFactor(int v) { this.backoffFactor = v; return this; }
+        public Builder groupSize(int v) { this.groupSize = v; return this; }
+        public Builder probeIntervalMin(Duration v) { this.probeIntervalMin = v; return this; }
+        public Builder probeIntervalMax(Duration v) { this.probeIntervalMax = v; return this; }
+        public Builder rxBufferBytes(long v) { this.rxBufferBytes = v; return this; }
+        public Builder rxWindowObjects(int v) { this.rxWindowObjects = v; return this; }
+        public Builder senderTimeout(Duration v) { this.senderTimeout = v; return this; }
+        public Builder silentReceiver(boolean v) { this.silentReceiver = v; return this; }
+        public Builder rxLoss(LossInjector v) { this.rxLoss = v == null ? LossInjector.NONE : v; return this; }
+        public Builder txLoss(LossInjector v) { this.txLoss = v == null ? LossInjector.NONE : v; return this; }
+
+        public NormConfig build() {
+            if (group == null) {
+                try {
+                    group = InetAddress.getByName(groupText);
+                } catch (UnknownHostException e) {
+                    throw new IllegalArgumentException("group: unknown host '" + groupText + "'");
+                }
+            }
+            if (!(group instanceof java.net.Inet4Address)) {
+                throw new IllegalArgumentException("group: only IPv4 is supported, got " + groupText);
+            }
+            require(port > 0 && port <= 65535, "port", "must be 1..65535, got " + port);
+            require(nodeId != 0 && nodeId != -1, "nodeId", "must not be 0 or 0xFFFFFFFF");
+            require(ttl >= 0 && ttl <= 255, "ttl", "must be 0..255, got " + ttl);
+            require(tos >= 0 && tos <= 255, "tos", "must be 0..255, got " + tos);
+            require(receiveBuffer > 0 && sendBuffer > 0, "receiveBuffer/sendBuffer", "must be positive");
+            require(transport.equals("auto") || transport.equals("epoll") || transport.equals("nio"),
+                    "transport", "must be auto, epoll or nio, got " + transport);
+            require(segmentSize >= 64 && segmentSize <= 8800, "segmentSize", "must be 64..8800, got " + segmentSize);
+            require(blockSize >= 1 && blockSize <= 255, "blockSize", "must be 1..255, got " + blockSize);
+            require(parity >= 0 && blockSize + parity <= 255, "parity", "block + parity must be at most 255");
+            require(autoParity >= 0 && autoParity <= parity, "autoParity", "must be 0..parity (" + parity + ")");
+            require(txRate >= 8_000, "txRate", "must be at least 8000 bit/s, got " + txRate);
+            require(txCacheObjects >= 1 && txCacheObjects <= 16384, "txCacheObjects", "must be 1..16384");
+            require(maxObjectSize >= 1, "maxObjectSize", "must be positive");
+            require(txCacheBytes >= maxObjectSize || txCacheBytes >= 1024 * 1024, "txCacheBytes",
+                    "must hold at least one maximum-size object or 1 MiB");
+            require(holdFactor >= 0, "holdFactor", "must be >= 0");
+            require(robustFactor >= 1, "robustFactor", "must be >= 1");
+            require(!grttMin.isNegative() && grttMin.compareTo(grttMax) <= 0, "grttMin", "must be <= grttMax");
+            require(grttInitial.compareTo(grttMin) >= 0 && grttInitial.compareTo(grttMax) <= 0,
+                    "grttInitial", "must lie between grttMin and grttMax");
+            require(backoffFactor >= 0 && backoffFactor <= 15, "backoffFactor", "must be 0..15");
+            require(groupSize >= 1, "groupSize", "must be >= 1");
+            require(probeIntervalMin.toMillis() > 0 && probeIntervalMin.compareTo(probeIntervalMax) <= 0,
+                    "probeIntervalMin", "must be positive and <= probeIntervalMax");
+            require(rxBufferBytes >= maxObjectSize, "rxBufferBytes", "must be >= maxObjectSize");
+            require(rxWindowObjects >= 2 && rxWindowObjects <= 16384, "rxWindowObjects", "must be 2..16384");
+            require(senderTimeout.toMillis() > 0, "senderTimeout", "must be positive");
+            return new NormConfig(this);
+        }
+
+        private static void require(boolean ok, String name, String why) {
+            if (!ok) {
+                throw new IllegalArgumentException(name + ": " + why);
+            }
+        }
+
+        private static int randomNodeId() {
+            int id;
+            do {
+                id = ThreadLocalRandom.current().nextInt();
+            } while (id == 0 || id == -1);
+            return id;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package org.fjm2.norm.session;
+
+import java.util.SplittableRandom;
+
+/**
+ * What the sender and the receivers of one session share: settings, this node's id, the clock, timers, output,
+ * counters, the listener and the session's seeded random generator. Every method is called on the session's
+ * event loop only.
+ */
+public interface NormContext {
+
+    NormConfig config();
+
+    int nodeId();
+
+    /** Current time ({@link System#nanoTime()}), read once per event-loop pass. */
+    long nanoTime();
+
+    /**
+     * A monotonic microsecond clock for NORM_CMD(CC) send times and grtt_response echoes (never zero, so that a
+     * zero grtt_response keeps meaning "none").
+     */
+    long micros();
+
+    TimerQueue timers();
+
+    PacketOutput output();
+
+    NormCounters counters();
+
+    NormListener listener();
+
+    /** Seeded generator for NACK back-off (the seed is logged when the session starts). */
+    SplittableRandom random();
+
+    /** Asks the event loop to run the transmit loop again as soon as possible (new data or repairs pending). */
+    void wakeTransmitter();
+}

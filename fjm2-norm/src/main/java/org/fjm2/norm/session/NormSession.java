@@ -1,0 +1,497 @@
+package org.fjm2.norm.session;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.fjm2.norm.codec.CommandFlyweight;
+import org.fjm2.norm.codec.FeedbackFlyweight;
+import org.fjm2.norm.codec.NormPacketValidator;
+import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.codec.ObjectMessageFlyweight;
+import org.fjm2.norm.codec.PacketError;
+import org.fjm2.norm.receiver.BlockDecoder;
+import org.fjm2.norm.receiver.RemoteSender;
+import org.fjm2.norm.sender.NormSender;
+import org.fjm2.norm.sender.ParityEncoder;
+import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.transport.NettyTransport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One NORM session: a node on group:port that can send objects and receives the objects of every other sender in
+ * the group. All protocol state (the sender, one {@link RemoteSender} per remote sender, timers) is owned by the
+ * session's single event-loop thread; application threads only enqueue objects, which the sender hands over
+ * through a queue. Open with {@link #open}, stop with {@link #close()}.
+ */
+public final class NormSession implements NormContext, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NormSession.class);
+
+    private final NormConfig config;
+    private final NormListener listener;
+    private final NettyTransport transport;
+    private final EventLoop loop;
+    private final TimerQueue timers = new TimerQueue();
+    private final NormCounters counters = new NormCounters();
+    private final SplittableRandom random;
+    private final long seed;
+    private final long baseNanos = System.nanoTime();
+    private final NormSender sender;
+    private final BlockDecoder decoder;
+    private final IntObjectHashMap<RemoteSender> remoteSenders = new IntObjectHashMap<>();
+    private final ObjectMessageFlyweight objectMessage = new ObjectMessageFlyweight();
+    private final CommandFlyweight command = new CommandFlyweight();
+    private final FeedbackFlyweight feedback = new FeedbackFlyweight();
+    private final AtomicBoolean wakeScheduled = new AtomicBoolean();
+    private final Runnable wakeTask = this::onWake;
+    private final Runnable timerTask = this::onTimerWake;
+    private final PacketOutput output = new Output();
+    private long now;
+    private boolean inPass;
+    private boolean transmitRequested;
+    private ScheduledFuture<?> wakeFuture;
+    private long wakeDeadline = Long.MAX_VALUE;
+    private volatile boolean closed;
+
+    private NormSession(NormConfig config, NormListener listener, long seed, ParityEncoder encoder,
+                        BlockDecoder decoder) {
+        this.config = config;
+        this.listener = listener;
+        this.seed = seed;
+        this.random = new SplittableRandom(seed);
+        this.decoder = decoder;
+        this.transport = new NettyTransport(config, new TransportHandler(),
+                "norm-" + Integer.toUnsignedString(config.nodeId()));
+        this.loop = transport.eventLoop();
+        this.now = System.nanoTime();
+        this.sender = new NormSender(this, encoder);
+    }
+
+    /** Opens a session with a random back-off seed and the default FEC codec. */
+    public static NormSession open(NormConfig config, NormListener listener) throws IOException {
+        return open(config, listener, ThreadLocalRandom.current().nextLong());
+    }
+
+    /** Opens a session whose NACK back-off randomness comes from {@code seed} (tests). */
+    public static NormSession open(NormConfig config, NormListener listener, long seed) throws IOException {
+        return open(config, listener, seed, FecSupport.encoder(config), FecSupport.decoder());
+    }
+
+    /** Opens a session with explicit FEC plug-ins (null encoder: parity must be 0; null decoder: no FEC receive). */
+    public static NormSession open(NormConfig config, NormListener listener, long seed, ParityEncoder encoder,
+                                   BlockDecoder decoder) throws IOException {
+        NormSession session = new NormSession(config, listener == null ? new NormListener() { } : listener, seed,
+                encoder, decoder);
+        try {
+            session.transport.start();
+        } catch (IOException | RuntimeException e) {
+            session.transport.close();
+            throw e;
+        }
+        session.call(() -> {
+            session.now = System.nanoTime();
+            session.sender.start();
+            session.armWake();
+            return null;
+        });
+        LOG.info("NORM session node {} on {}:{} (seed {}, {})", Integer.toUnsignedString(config.nodeId()),
+                config.group().getHostAddress(), config.port(), seed, config);
+        return session;
+    }
+
+    // ---- public API ------------------------------------------------------------------------------------------------
+
+    /** The sender (enqueue objects here). */
+    public NormSender sender() {
+        return sender;
+    }
+
+    @Override
+    public NormConfig config() {
+        return config;
+    }
+
+    @Override
+    public int nodeId() {
+        return config.nodeId();
+    }
+
+    @Override
+    public NormCounters counters() {
+        return counters;
+    }
+
+    /** The seed of the NACK back-off randomness (print it when a test fails). */
+    public long seed() {
+        return seed;
+    }
+
+    /** The UDP source port of this session's datagrams. */
+    public int sourcePort() {
+        return transport.transmitPort();
+    }
+
+    public boolean isEpoll() {
+        return transport.isEpoll();
+    }
+
+    /** Runs {@code task} on the event loop and waits for its result (for tools and tests). */
+    public <T> T call(Supplier<T> task) {
+        if (loop.inEventLoop()) {
+            return task.get();
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                result.complete(task.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        try {
+            return result.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("event loop did not answer within 30 s", e);
+        }
+    }
+
+    /** Node ids of the remote senders currently known. */
+    public List<Integer> remoteSenderIds() {
+        return call(() -> {
+            List<Integer> ids = new ArrayList<>();
+            for (RemoteSender rs : remoteSenders.values()) {
+                if (!rs.isGone()) {
+                    ids.add(rs.nodeId());
+                }
+            }
+            return ids;
+        });
+    }
+
+    /**
+     * Waits until everything enqueued has been sent and the end-of-transmission FLUSH repetitions are done (receivers
+     * had their chance to NACK); false on timeout.
+     */
+    public boolean awaitFlushed(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (closed) {
+                return false;
+            }
+            if (call(sender::flushed)) {
+                return true;
+            }
+            Thread.sleep(5);
+        }
+        return false;
+    }
+
+    /**
+     * Closes the session: sends NORM_CMD(EOT), stops the event loop, reports every incomplete object of remote
+     * senders as lost (SESSION_CLOSED) and releases every buffer. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (!loop.isShuttingDown()) {
+                call(() -> {
+                    sender.endOfTransmission();
+                    transmitNow();
+                    for (RemoteSender rs : remoteSenders.values()) {
+                        rs.close(LossReason.SESSION_CLOSED);
+                    }
+                    remoteSenders.clear();
+                    sender.close();
+                    if (wakeFuture != null) {
+                        wakeFuture.cancel(false);
+                    }
+                    return null;
+                });
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("error while closing session {}", Integer.toUnsignedString(nodeId()), e);
+        } finally {
+            transport.close();
+        }
+        LOG.info("NORM session node {} closed: {}", Integer.toUnsignedString(nodeId()), counters);
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    // ---- NormContext ----------------------------------------------------------------------------------------------
+
+    @Override
+    public long nanoTime() {
+        return now;
+    }
+
+    @Override
+    public long micros() {
+        return (System.nanoTime() - baseNanos) / 1000 + 1_000_000L;
+    }
+
+    @Override
+    public TimerQueue timers() {
+        return timers;
+    }
+
+    @Override
+    public PacketOutput output() {
+        return output;
+    }
+
+    @Override
+    public NormListener listener() {
+        return listener;
+    }
+
+    @Override
+    public SplittableRandom random() {
+        return random;
+    }
+
+    @Override
+    public void wakeTransmitter() {
+        if (loop.inEventLoop()) {
+            transmitRequested = true;
+            if (!inPass && wakeScheduled.compareAndSet(false, true)) {
+                loop.execute(wakeTask);
+            }
+        } else if (wakeScheduled.compareAndSet(false, true)) {
+            loop.execute(wakeTask);
+        }
+    }
+
+    // ---- the event loop pass -------------------------------------------------------------------------------------
+
+    private void onWake() {
+        wakeScheduled.set(false);
+        pass();
+    }
+
+    private void onTimerWake() {
+        wakeFuture = null;
+        wakeDeadline = Long.MAX_VALUE;
+        pass();
+    }
+
+    /** One pass: fire due timers, transmit what pacing allows, flush writes, arm the next wake-up. */
+    private void pass() {
+        if (closed && loop.isShuttingDown()) {
+            return;
+        }
+        inPass = true;
+        try {
+            now = System.nanoTime();
+            timers.runExpired(now);
+            transmitNow();
+        } catch (RuntimeException e) {
+            LOG.error("session {} event loop pass failed", Integer.toUnsignedString(nodeId()), e);
+        } finally {
+            inPass = false;
+        }
+        armWake();
+    }
+
+    private long nextTransmit = Long.MAX_VALUE;
+
+    private void transmitNow() {
+        transmitRequested = false;
+        if (transport.isWritable()) {
+            nextTransmit = sender.transmit(now);
+        } else {
+            nextTransmit = Long.MAX_VALUE;      // resumes on onWritable
+        }
+        transport.flush();
+    }
+
+    private void armWake() {
+        if (closed) {
+            return;
+        }
+        if (transmitRequested) {
+            transmitRequested = false;
+            if (wakeScheduled.compareAndSet(false, true)) {
+                loop.execute(wakeTask);
+            }
+        }
+        long deadline = Math.min(timers.nextDeadline(), nextTransmit);
+        if (deadline == Long.MAX_VALUE) {
+            return;
+        }
+        if (wakeFuture != null) {
+            if (wakeDeadline - deadline <= 0) {
+                return;     // an earlier or equal wake-up is already armed
+            }
+            wakeFuture.cancel(false);
+        }
+        long delay = Math.max(0, deadline - System.nanoTime());
+        wakeDeadline = deadline;
+        wakeFuture = loop.schedule(timerTask, delay, TimeUnit.NANOSECONDS);
+    }
+
+    // ---- receive dispatch ----------------------------------------------------------------------------------------
+
+    private void onDatagram(ByteBuf datagram, InetSocketAddress from) {
+        now = System.nanoTime();
+        counters.increment(Counter.PACKETS_RECEIVED);
+        counters.add(Counter.BYTES_RECEIVED, datagram.readableBytes());
+        PacketError error = NormPacketValidator.validate(datagram);
+        if (error != null) {
+            counters.increment(Counter.MALFORMED_DROPPED);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("dropped datagram of {} bytes from {}: {}", datagram.readableBytes(), from, error);
+            }
+            return;
+        }
+        int sourceId = datagram.getInt(datagram.readerIndex() + 4);
+        if (sourceId == config.nodeId()) {
+            counters.increment(Counter.OWN_PACKETS_IGNORED);
+            return;
+        }
+        if (config.rxLoss().drop(datagram)) {
+            counters.increment(Counter.RX_LOSS_INJECTED);
+            return;
+        }
+        int type = datagram.getUnsignedByte(datagram.readerIndex()) & 0x0F;
+        switch (type) {
+            case NormWire.TYPE_DATA:
+            case NormWire.TYPE_INFO: {
+                objectMessage.wrap(datagram);
+                RemoteSender rs = remoteSender(sourceId, objectMessage.instanceId(), from);
+                rs.onObjectMessage(objectMessage, from);
+                break;
+            }
+            case NormWire.TYPE_CMD: {
+                command.wrap(datagram);
+                RemoteSender rs = remoteSender(sourceId, command.instanceId(), from);
+                rs.onCommand(command, from);
+                break;
+            }
+            case NormWire.TYPE_NACK: {
+                feedback.wrap(datagram);
+                if (feedback.serverId() == config.nodeId()) {
+                    sender.onNack(feedback);
+                } else {
+                    RemoteSender rs = remoteSenders.get(feedback.serverId());
+                    if (rs != null && !rs.isGone() && rs.instanceId() == feedback.instanceId()) {
+                        rs.onOtherNack(feedback);
+                    }
+                }
+                break;
+            }
+            case NormWire.TYPE_ACK: {
+                feedback.wrap(datagram);
+                if (feedback.serverId() == config.nodeId()) {
+                    sender.onAck(feedback);
+                }
+                break;
+            }
+            default:
+                break;
+        }
+    }
+
+    private RemoteSender remoteSender(int nodeId, int instanceId, InetSocketAddress from) {
+        RemoteSender rs = remoteSenders.get(nodeId);
+        if (rs != null && !rs.isGone() && rs.instanceId() == instanceId) {
+            return rs;
+        }
+        if (rs != null && !rs.isGone()) {
+            LOG.info("{} restarted as instance {}", rs, instanceId);
+            rs.close(LossReason.SENDER_GONE);
+            listener.onRemoteSenderGone(rs);
+        }
+        rs = new RemoteSender(this, nodeId, instanceId, from, decoder);
+        remoteSenders.put(nodeId, rs);
+        LOG.debug("new remote {}", rs);
+        listener.onRemoteSenderNew(rs);
+        return rs;
+    }
+
+    private final class TransportHandler implements NettyTransport.Handler {
+        @Override
+        public void onDatagram(ByteBuf datagram, InetSocketAddress sender) {
+            if (!closed) {
+                inPass = true;
+                try {
+                    NormSession.this.onDatagram(datagram, sender);
+                } finally {
+                    inPass = false;
+                }
+            }
+        }
+
+        @Override
+        public void onReadComplete() {
+            if (!closed) {
+                pass();
+            }
+        }
+
+        @Override
+        public void onWritable() {
+            if (!closed) {
+                pass();
+            }
+        }
+    }
+
+    private final class Output implements PacketOutput {
+        @Override
+        public ByteBuf allocate(int capacity) {
+            return transport.allocate(capacity);
+        }
+
+        @Override
+        public void sendToGroup(ByteBuf datagram) {
+            if (config.txLoss().drop(datagram)) {
+                counters.increment(Counter.TX_LOSS_INJECTED);
+                datagram.release();
+                return;
+            }
+            counters.increment(Counter.PACKETS_SENT);
+            counters.add(Counter.BYTES_SENT, datagram.readableBytes());
+            transport.writeToGroup(datagram);
+        }
+
+        @Override
+        public void sendTo(ByteBuf datagram, InetSocketAddress destination) {
+            if (config.txLoss().drop(datagram)) {
+                counters.increment(Counter.TX_LOSS_INJECTED);
+                datagram.release();
+                return;
+            }
+            counters.increment(Counter.PACKETS_SENT);
+            counters.add(Counter.BYTES_SENT, datagram.readableBytes());
+            transport.writeTo(datagram, destination);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package org.fjm2.norm.session;
+
+import java.net.InetSocketAddress;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Where the protocol state machines put the datagrams they build. Implemented by the session over its transport:
+ * writes are batched and flushed once per event-loop pass (sendmmsg on epoll).
+ */
+public interface PacketOutput {
+
+    /** A pooled buffer for one datagram of up to {@code capacity} bytes. */
+    ByteBuf allocate(int capacity);
+
+    /** Sends a datagram to the session's group (takes ownership of the buffer). */
+    void sendToGroup(ByteBuf datagram);
+
+    /** Sends a datagram to one node (takes ownership of the buffer). */
+    void sendTo(ByteBuf datagram, InetSocketAddress destination);
+}
