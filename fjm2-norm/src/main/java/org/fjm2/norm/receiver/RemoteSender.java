@@ -33,7 +33,7 @@ public final class RemoteSender implements RemoteSenderInfo {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteSender.class);
 
     /** NACK datagrams sent per repair cycle at most (each carries up to one segment of repair requests). */
-    static final int MAX_NACKS_PER_CYCLE = 4;
+    static final int MAX_NACKS_PER_CYCLE = 8;
     /** Smallest NACK payload budget when the sender's segment size is not known yet. */
     static final int MIN_NACK_PAYLOAD = 512;
 
@@ -570,6 +570,10 @@ public final class RemoteSender implements RemoteSenderInfo {
     private void onSquelch(CommandFlyweight cmd) {
         ctx.counters().increment(Counter.SQUELCHES_RECEIVED);
         if (!synced) {
+            // The squelch point is the oldest object the sender can still give: start there (a new sender
+            // announces its first object this way, so receivers that lose all of it still ask for it).
+            synced = true;
+            nextReleaseId = cmd.objectId();
             return;
         }
         int squelchId = cmd.objectId();

@@ -48,6 +48,8 @@ public final class NormSender {
     /** fec_id the sender uses: RS8 (RFC 5510), the one NRL NORM and this engine both encode. */
     static final int FEC_ID = NormWire.FEC_RS8;
     static final int FEC_M = 8;
+    /** SQUELCH repetitions announcing the first object id of a new sender instance. */
+    static final int START_SQUELCHES = 5;
 
     private final NormContext ctx;
     private final NormConfig config;
@@ -85,6 +87,11 @@ public final class NormSender {
     private boolean idle = true;
     private boolean idleReported = true;
     private boolean squelchDue;
+    /**
+     * SQUELCH messages still to send before the first data of this instance: they tell receivers that started
+     * before us where our objects begin, so one that loses the whole first object still asks for it.
+     */
+    private int startSquelches = START_SQUELCHES;
     private boolean probeDue;
     private boolean eotDue;
     private boolean dataSinceProbe;
@@ -285,6 +292,10 @@ public final class NormSender {
         }
         if (squelchDue) {
             squelchDue = false;
+            return sendSquelch();
+        }
+        if (startSquelches > 0 && windowCount > 0) {
+            startSquelches--;
             return sendSquelch();
         }
         if (eotDue) {
@@ -645,10 +656,8 @@ public final class NormSender {
         probeIntervalNanos = Math.min((long) (probeIntervalNanos * 1.5), config.probeIntervalMax().toNanos());
     }
 
-    /** Starts periodic probing (called when the session starts). */
+    /** Called when the session starts; probing begins with the first data sent. */
     public void start() {
-        probeDue = true;
-        ctx.timers().schedule(probeTimer, ctx.nanoTime() + probeIntervalNanos);
     }
 
     // ---- feedback ----------------------------------------------------------------------------------------------
@@ -692,6 +701,10 @@ public final class NormSender {
                     TxObject object = find(objectId);
                     if (object == null) {
                         squelch |= isOlderThanCache(objectId);
+                        if (LOG.isDebugEnabled()) {
+                            LOG.debug("NACK from {} for object {} not in cache [{}, +{})",
+                                    Integer.toUnsignedString(nack.sourceId()), objectId, oldestId, windowCount);
+                        }
                         continue;
                     }
                     object.lastActivityNanos = now;
@@ -995,7 +1008,7 @@ public final class NormSender {
 
     /** Gives up the oldest quiescent objects while an application thread waits for room. */
     private void evict(long now) {
-        long hold = (long) (config.holdFactor() * grtt.advertisedNanos() * (backoffFactor + 1));
+        long hold = holdNanos();
         while (windowCount > 0 && admission.hasWaiters()) {
             TxObject oldest = slots[oldestId & slotMask];
             if (!oldest.firstPassDone || oldest.hasPending() || oldest.hasRepairs
@@ -1011,6 +1024,14 @@ public final class NormSender {
             }
             purgeOldest();
         }
+    }
+
+    /**
+     * How long an object stays in the cache after its last transmission or NACK: the hold factor times one
+     * receiver repair cycle (back-off B*GRTT, hold-off (B+2)*GRTT, our aggregation (B+1)*GRTT).
+     */
+    private long holdNanos() {
+        return (long) (config.holdFactor() * grtt.advertisedNanos() * (3.0 * backoffFactor + 3));
     }
 
     private void purgeOldest() {

@@ -43,10 +43,11 @@ public final class NormConfig {
     /** Repair cache bound in objects (object ids are 16 bits, so it stays well below 32768). */
     public static final int DEFAULT_TX_CACHE_OBJECTS = 4096;
     /**
-     * An object leaves the repair cache only after this many GRTT x (backoff + 1) without NACK or transmission,
-     * so receivers get their repair rounds: with a full cache, {@code enqueue} then blocks instead of evicting.
+     * An object leaves the repair cache only after this many receiver repair cycles (each (3 x backoff + 3) x GRTT)
+     * without NACK or transmission, so receivers get their repair rounds: with a full cache, {@code enqueue} then
+     * blocks instead of evicting.
      */
-    public static final double DEFAULT_HOLD_FACTOR = 2.0;
+    public static final double DEFAULT_HOLD_FACTOR = 3.0;
     /** FLUSH repetitions at the end of transmission (RFC 5740 robust factor). */
     public static final int DEFAULT_ROBUST_FACTOR = 20;
     /** Largest object a sender accepts and a receiver reassembles. */

@@ -13,7 +13,7 @@ class SmokeTest {
 
     @Test
     void oneObjectArrives() throws Exception {
-        NormConfig.Builder base = TestGroups.fresh();
+        NormConfig base = TestGroups.fresh();
         CountDownLatch got = new CountDownLatch(1);
         byte[][] received = new byte[1][];
         NormListener listener = new NormListener() {
@@ -25,8 +25,8 @@ class SmokeTest {
                 got.countDown();
             }
         };
-        try (NormSession rx = NormSession.open(base.nodeId(2).build(), listener, 1);
-             NormSession tx = NormSession.open(base.nodeId(1).build(), null, 2)) {
+        try (NormSession rx = NormSession.open(base.toBuilder().nodeId(2).build(), listener, 1);
+             NormSession tx = NormSession.open(base.toBuilder().nodeId(1).build(), null, 2)) {
             byte[] payload = new byte[5000];
             for (int i = 0; i < payload.length; i++) {
                 payload[i] = (byte) i;

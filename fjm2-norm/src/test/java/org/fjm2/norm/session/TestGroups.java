@@ -15,7 +15,7 @@ public final class TestGroups {
     }
 
     /** A fresh group address in 239.77.0.0/16 and port, with interface lo. */
-    public static NormConfig.Builder fresh() {
+    public static NormConfig fresh() {
         int n = NEXT.getAndIncrement();
         String group = "239.77." + ((n >> 8) & 0xFF) + "." + (n & 0xFF);
         int port = 20000 + (n % 20000);
@@ -23,6 +23,7 @@ public final class TestGroups {
                 .interfaceName("lo")
                 .txRate(400_000_000L)
                 .grttInitial(java.time.Duration.ofMillis(2))
-                .senderTimeout(java.time.Duration.ofSeconds(20));
+                .senderTimeout(java.time.Duration.ofSeconds(20))
+                .build();
     }
 }
