@@ -23,9 +23,6 @@ public final class NormPacketValidator {
             return PacketError.BAD_VERSION;
         }
         int headerLength = buf.getUnsignedByte(offset + NormFlyweight.HDR_LEN_OFFSET) << 2;
-        if (headerLength > length) {
-            return PacketError.BAD_HEADER_LENGTH;
-        }
         switch (versionType & 0x0F) {
             case NormWire.TYPE_INFO:
             case NormWire.TYPE_DATA:
@@ -56,7 +53,7 @@ public final class NormPacketValidator {
         if (length < base) {
             return PacketError.TRUNCATED;
         }
-        if (headerLength < base) {
+        if (headerLength < base || headerLength > length) {
             return PacketError.BAD_HEADER_LENGTH;
         }
         if (!HeaderExtensions.validate(buf, offset + base, offset + headerLength)) {
@@ -94,7 +91,7 @@ public final class NormPacketValidator {
         if (length < base) {
             return PacketError.TRUNCATED;
         }
-        if (headerLength < base) {
+        if (headerLength < base || headerLength > length) {
             return PacketError.BAD_HEADER_LENGTH;
         }
         if (!HeaderExtensions.validate(buf, offset + base, offset + headerLength)) {
@@ -118,7 +115,7 @@ public final class NormPacketValidator {
         if (length < FeedbackFlyweight.HEADER_LENGTH) {
             return PacketError.TRUNCATED;
         }
-        if (headerLength < FeedbackFlyweight.HEADER_LENGTH) {
+        if (headerLength < FeedbackFlyweight.HEADER_LENGTH || headerLength > length) {
             return PacketError.BAD_HEADER_LENGTH;
         }
         if (!HeaderExtensions.validate(buf, offset + FeedbackFlyweight.HEADER_LENGTH, offset + headerLength)) {
