@@ -10,13 +10,20 @@ import java.nio.channels.DatagramChannel;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Sends the list's stamp to every registered node, one {@link Advertisement} datagram each, from an unconnected
- * UDP socket. Used by the {@link RegistryAgent}'s thread only. Host names are resolved once per
+ * UDP socket. The sending runs on a thread of its own, so that a slow name lookup never holds up the registry:
+ * {@link #advertise} hands it a snapshot and returns; a snapshot still waiting when a newer one comes is replaced
+ * by it (the newer stamp says all the older one would have). Host names are resolved once per
  * {@link #RESOLVE_TTL_MILLIS}; a node whose host does not resolve or whose send fails is skipped, counted and
  * logged (once per node until it succeeds again), never retried in a loop.
  */
@@ -29,6 +36,8 @@ final class Advertiser implements AutoCloseable {
 
     private final Advertisement codec;
     private final ToIntFunction<String> tokenIndexOfNode;
+    private final LongSupplier clock;
+    private final ThreadPoolExecutor sender;
     private final DatagramChannel channel4;
     private final DatagramChannel channel6;
     private final ByteBuffer datagram = ByteBuffer.allocateDirect(Advertisement.LENGTH);
@@ -41,9 +50,18 @@ final class Advertiser implements AutoCloseable {
     private record Resolved(String host, InetAddress address, long at) {
     }
 
-    /** @param tokenIndexOfNode the token a node registered with: its advertisements are keyed by it */
-    Advertiser(TokenSet tokens, ToIntFunction<String> tokenIndexOfNode) throws IOException {
+    /**
+     * @param tokenIndexOfNode the token a node registered with: its advertisements are keyed by it; called on the
+     *     advertiser's thread, so it must be thread-safe
+     */
+    Advertiser(TokenSet tokens, ToIntFunction<String> tokenIndexOfNode, LongSupplier clock) throws IOException {
         this.codec = new Advertisement(tokens);
+        this.clock = clock;
+        this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(1), r -> {
+            Thread t = new Thread(r, "fjm2-admin-advertiser");
+            t.setDaemon(true);
+            return t;
+        }, new ThreadPoolExecutor.DiscardOldestPolicy());
         this.tokenIndexOfNode = tokenIndexOfNode;
         this.channel4 = DatagramChannel.open(StandardProtocolFamily.INET);
         DatagramChannel v6;
@@ -55,8 +73,16 @@ final class Advertiser implements AutoCloseable {
         this.channel6 = v6;
     }
 
-    /** Sends {@code snapshot}'s stamp to each of its nodes. */
-    void advertise(RegistrySnapshot snapshot, long now) {
+    /** Has {@code snapshot}'s stamp sent to each of its nodes, soon, on the advertiser's thread. */
+    void advertise(RegistrySnapshot snapshot) {
+        try {
+            sender.execute(() -> sendAll(snapshot, clock.getAsLong()));
+        } catch (RejectedExecutionException e) {
+            LOG.debug("advertiser stopped; advertisement of {} not sent", snapshot.lastModified());
+        }
+    }
+
+    private void sendAll(RegistrySnapshot snapshot, long now) {
         for (Node node : snapshot.nodes()) {
             sendTo(node, snapshot.lastModified(), now);
         }
@@ -77,7 +103,7 @@ final class Advertiser implements AutoCloseable {
                 throw new IOException("IPv6 is not available to reach " + address);
             }
             channel.send(datagram, new InetSocketAddress(address, node.port()));
-            sent++; // single writer: the agent thread
+            sent++; // single writer: the advertiser thread
             if (failing.remove(node.id()) != null) {
                 LOG.info("advertisement to node {} at {}:{} works again", node.id(), node.host(), node.port());
             }
@@ -111,6 +137,12 @@ final class Advertiser implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        sender.shutdownNow();
+        try {
+            sender.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         channel4.close();
         if (channel6 != null) {
             channel6.close();

@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
@@ -74,7 +75,7 @@ final class RegistryAgent implements AutoCloseable {
 
     // Owned by the agent thread.
     private final TreeMap<String, Node> nodes = new TreeMap<>();
-    private final Map<String, Integer> tokenIndexOfNode = new HashMap<>();
+    private final Map<String, Integer> tokenIndexOfNode = new ConcurrentHashMap<>(); // read by the advertiser
     private long lastModified;
     private long nextAdvertiseAt;
     private long changeAdvertiseAt = NONE;
@@ -101,7 +102,7 @@ final class RegistryAgent implements AutoCloseable {
         }
         this.lastModified = stored.lastModified();
         this.snapshot = stored;
-        this.advertiser = new Advertiser(tokens, id -> tokenIndexOfNode.getOrDefault(id, 0));
+        this.advertiser = new Advertiser(tokens, id -> tokenIndexOfNode.getOrDefault(id, 0), clock);
         long now = clock.getAsLong();
         this.nextSweepAt = now;
         this.nextAdvertiseAt = now;
@@ -239,7 +240,7 @@ final class RegistryAgent implements AutoCloseable {
             expire(now);
         }
         if (now >= nextAdvertiseAt || now >= changeAdvertiseAt) {
-            advertiser.advertise(snapshot, now);
+            advertiser.advertise(snapshot);
             nextAdvertiseAt = now + advertiseIntervalMillis;
             changeAdvertiseAt = NONE;
         }
