@@ -7,17 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import org.apache.catalina.Context;
-import org.apache.catalina.LifecycleException;
-import org.apache.catalina.LifecycleState;
-import org.apache.catalina.startup.Tomcat;
-import org.eclipse.jetty.ee10.webapp.WebAppContext;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * Deploys the built FJM2-Admin WAR (system property {@link #WAR_PROPERTY}) into a real embedded Tomcat or Jetty
- * on 127.0.0.1 with an ephemeral port. Context parameters configure the application as a deployer would.
+ * What the embedded-container helpers ({@link EmbeddedTomcat}, {@link EmbeddedJetty}) share: the built WAR
+ * (system property {@link #WAR_PROPERTY}), a token file, and the running-server handle. Each container has its
+ * own class so that a test needing one container does not need the other on its class path.
  */
 public final class AdminContainers {
 
@@ -49,66 +43,11 @@ public final class AdminContainers {
         }
     }
 
-    /** Deploys the WAR at the root context of a new embedded Tomcat whose files live under {@code workDir}. */
-    public static AdminServer tomcat(Path workDir, Map<String, String> contextParameters) {
-        Tomcat tomcat = new Tomcat();
-        try {
-            Files.createDirectories(workDir.resolve("webapps"));
-            tomcat.setBaseDir(workDir.toString());
-            tomcat.setPort(0);
-            tomcat.getConnector().setProperty("address", "127.0.0.1");
-            tomcat.setAddDefaultWebXmlToWebapp(false);
-            Context context = tomcat.addWebapp("", war().toString());
-            contextParameters.forEach(context::addParameter);
-            tomcat.start();
-            if (context.getState() != LifecycleState.STARTED) {
-                throw new IllegalStateException("Tomcat did not start FJM2-Admin (state " + context.getState()
-                        + "); see the log");
-            }
-            URI base = URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/");
-            return new Running("Tomcat", base, () -> {
-                tomcat.stop();
-                tomcat.destroy();
-            });
-        } catch (IOException | LifecycleException | RuntimeException e) {
-            stopQuietly(() -> {
-                tomcat.stop();
-                tomcat.destroy();
-            });
-            throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
-        }
-    }
-
-    /** Deploys the WAR at the root context of a new embedded Jetty 12 (ee10) whose files live under {@code workDir}. */
-    public static AdminServer jetty(Path workDir, Map<String, String> contextParameters) {
-        Server server = new Server();
-        try {
-            Files.createDirectories(workDir);
-            ServerConnector connector = new ServerConnector(server);
-            connector.setHost("127.0.0.1");
-            connector.setPort(0);
-            server.addConnector(connector);
-            WebAppContext webapp = new WebAppContext();
-            webapp.setContextPath("/");
-            webapp.setWar(war().toString());
-            webapp.setTempDirectory(workDir.toFile());
-            webapp.setThrowUnavailableOnStartupException(true);
-            contextParameters.forEach(webapp::setInitParameter);
-            server.setHandler(webapp);
-            server.start();
-            URI base = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/");
-            return new Running("Jetty", base, server::stop);
-        } catch (Exception e) {
-            stopQuietly(server::stop);
-            throw e instanceof RuntimeException r ? r : new IllegalStateException("Jetty did not start FJM2-Admin", e);
-        }
-    }
-
-    private interface Stopper {
+    interface Stopper {
         void stop() throws Exception;
     }
 
-    private static void stopQuietly(Stopper stopper) {
+    static void stopQuietly(Stopper stopper) {
         try {
             stopper.stop();
         } catch (Exception ignored) {
@@ -116,7 +55,7 @@ public final class AdminContainers {
         }
     }
 
-    private record Running(String container, URI baseUri, Stopper stopper) implements AdminServer {
+    record Running(String container, URI baseUri, Stopper stopper) implements AdminServer {
         @Override
         public void close() {
             try {
