@@ -32,8 +32,8 @@ public final class AdminContextListener implements ServletContextListener {
                     tokens, settings, System::currentTimeMillis);
             context.setAttribute(AdminRuntime.ATTRIBUTE, new AdminRuntime(settings, tokens, registry,
                     AdminRuntime.newJsonMapper(), System.currentTimeMillis(), new AtomicLong()));
-            LOG.info("FJM2-Admin started: {}, expiry {}, advertisement every {}", tokens, settings.expiry(),
-                    settings.advertiseInterval());
+            LOG.info("FJM2-Admin started: {}, expiry {}, advertisement every {}", tokens, shortForm(settings.expiry()),
+                    shortForm(settings.advertiseInterval()));
         } catch (IllegalArgumentException e) {
             LOG.error("FJM2-Admin cannot start: {}", e.getMessage());
             throw new IllegalStateException("FJM2-Admin cannot start: " + e.getMessage(), e);
@@ -53,6 +53,11 @@ public final class AdminContextListener implements ServletContextListener {
             LOG.info("FJM2-Admin stopped");
         }
         deregisterOwnDrivers();
+    }
+
+    /** "1m30s" rather than "PT1M30S". */
+    static String shortForm(java.time.Duration d) {
+        return d.toString().substring(2).toLowerCase(java.util.Locale.ROOT);
     }
 
     /** JDBC drivers this application's class loader registered would pin it in memory after an undeploy. */
