@@ -15,7 +15,11 @@ final class ApiResponses {
     }
 
     static void json(HttpServletResponse response, ObjectMapper mapper, int status, Object body) throws IOException {
-        byte[] bytes = mapper.writeValueAsBytes(body);
+        json(response, status, mapper.writeValueAsBytes(body));
+    }
+
+    /** Sends JSON already serialized. */
+    static void json(HttpServletResponse response, int status, byte[] bytes) throws IOException {
         response.setStatus(status);
         response.setContentType(JSON);
         response.setHeader("Cache-Control", "no-cache");

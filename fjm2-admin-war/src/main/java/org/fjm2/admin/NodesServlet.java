@@ -28,6 +28,12 @@ public final class NodesServlet extends HttpServlet {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodesServlet.class);
 
+    private record SerializedList(RegistrySnapshot snapshot, byte[] json) {
+    }
+
+    /** Racy by design: two threads may both serialize a new snapshot; either result is right. */
+    private volatile SerializedList lastSerialized;
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response)
             throws ServletException, IOException {
@@ -53,7 +59,17 @@ public final class NodesServlet extends HttpServlet {
             response.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             return;
         }
-        ApiResponses.json(response, runtime().json(), HttpServletResponse.SC_OK, snapshot);
+        ApiResponses.json(response, HttpServletResponse.SC_OK, serialized(snapshot));
+    }
+
+    /** The list as JSON, serialized once per snapshot: reads outnumber changes by far. */
+    private byte[] serialized(RegistrySnapshot snapshot) throws IOException {
+        SerializedList cached = lastSerialized;
+        if (cached == null || cached.snapshot != snapshot) {
+            cached = new SerializedList(snapshot, runtime().json().writeValueAsBytes(snapshot));
+            lastSerialized = cached;
+        }
+        return cached.json;
     }
 
     @Override

@@ -28,7 +28,8 @@ final class StatusPage {
             .empty{padding:1rem;background:#fff}
             footer{color:#6b7385;font-size:.8rem;margin-top:1rem}
             @media (max-width:600px){thead{display:none}table,tbody,tr,td{display:block;width:auto}
-            tr{margin-bottom:.75rem;border:1px solid #e3e6eb}td{border:none;padding:.25rem .75rem}
+            table{background:none;box-shadow:none}
+            tr{margin-bottom:.75rem;border:1px solid #e3e6eb;background:#fff}td{border:none;padding:.25rem .75rem}
             td::before{content:attr(data-label)": ";font-weight:600}}
             """;
 
