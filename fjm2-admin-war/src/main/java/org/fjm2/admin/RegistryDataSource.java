@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.naming.InitialContext;
+import javax.naming.NameNotFoundException;
 import javax.naming.NamingException;
+import javax.naming.NoInitialContextException;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.slf4j.Logger;
@@ -33,8 +35,12 @@ final class RegistryDataSource {
             }
             LOG.warn("{} is a {}, not a DataSource; using the embedded database", settings.dataSourceName(),
                     found == null ? "null" : found.getClass().getName());
+        } catch (NameNotFoundException | NoInitialContextException e) {
+            LOG.info("no container DataSource at {} ({})", settings.dataSourceName(), e.toString());
         } catch (NamingException e) {
-            LOG.debug("no container DataSource at {}: {}", settings.dataSourceName(), e.toString());
+            // Declared but broken: falling back would put the registry somewhere the deployer did not mean.
+            throw new IllegalArgumentException("the container DataSource " + settings.dataSourceName()
+                    + " cannot be looked up: " + e, e);
         }
         return embedded(settings.dataDir());
     }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
@@ -18,6 +19,20 @@ public final class EmbeddedTomcat {
 
     /** Deploys the WAR at the root context of a new embedded Tomcat whose files live under {@code workDir}. */
     public static AdminServer deploy(Path workDir, Map<String, String> contextParameters) {
+        return deploy(workDir, contextParameters, null);
+    }
+
+    /**
+     * As {@link #deploy(Path, Map)}, with JNDI naming enabled and {@code beforeStart} given the context to add
+     * resources to (e.g. a DataSource) before it starts.
+     */
+    public static AdminServer deployWithNaming(Path workDir, Map<String, String> contextParameters,
+                                               Consumer<Context> beforeStart) {
+        return deploy(workDir, contextParameters, beforeStart);
+    }
+
+    private static AdminServer deploy(Path workDir, Map<String, String> contextParameters,
+                                      Consumer<Context> beforeStart) {
         Tomcat tomcat = new Tomcat();
         try {
             Files.createDirectories(workDir.resolve("webapps"));
@@ -27,6 +42,10 @@ public final class EmbeddedTomcat {
             tomcat.setAddDefaultWebXmlToWebapp(false);
             Context context = tomcat.addWebapp("", AdminContainers.war().toString());
             contextParameters.forEach(context::addParameter);
+            if (beforeStart != null) {
+                tomcat.enableNaming();
+                beforeStart.accept(context);
+            }
             tomcat.start();
             if (context.getState() != LifecycleState.STARTED) {
                 throw new IllegalStateException("Tomcat did not start FJM2-Admin (state " + context.getState()
