@@ -26,6 +26,9 @@ public final class NodesServlet extends HttpServlet {
     /** How long a request waits for the registry to commit its change before answering 503. */
     static final long COMMIT_TIMEOUT_SECONDS = 15;
 
+    /** Most bytes of an oversized body read and discarded so that the client sees the 413. */
+    static final int MAX_DISCARDED_BYTES = 64 * 1024;
+
     private static final Logger LOG = LoggerFactory.getLogger(NodesServlet.class);
 
     private record SerializedList(RegistrySnapshot snapshot, byte[] json) {
@@ -134,22 +137,32 @@ public final class NodesServlet extends HttpServlet {
     private static byte[] readBody(HttpServletRequest request, HttpServletResponse response, AdminRuntime runtime)
             throws IOException {
         int max = runtime.settings().maxBodyBytes();
-        if (request.getContentLengthLong() > max) {
-            tooLarge(response, runtime);
-            return null;
-        }
         try (InputStream in = request.getInputStream()) {
+            if (request.getContentLengthLong() > max) {
+                tooLarge(in, request.getContentLengthLong(), response, runtime);
+                return null;
+            }
             byte[] body = in.readNBytes(max + 1);
             if (body.length > max) {
-                tooLarge(response, runtime);
+                tooLarge(in, -1, response, runtime);
                 return null;
             }
             return body;
         }
     }
 
-    private static void tooLarge(HttpServletResponse response, AdminRuntime runtime) throws IOException {
-        response.setHeader("Connection", "close");
+    /**
+     * Answers 413. A body of up to {@link #MAX_DISCARDED_BYTES} is read and thrown away first: a server that
+     * answers and closes while the client still sends makes the client's TCP stack reset the connection, and the
+     * client may never see the answer. Anything larger is not read; the connection is closed instead.
+     */
+    private static void tooLarge(InputStream in, long declaredLength, HttpServletResponse response,
+                                 AdminRuntime runtime) throws IOException {
+        boolean drained = declaredLength <= MAX_DISCARDED_BYTES
+                && in.readNBytes(MAX_DISCARDED_BYTES + 1).length <= MAX_DISCARDED_BYTES;
+        if (!drained) {
+            response.setHeader("Connection", "close");
+        }
         ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
                 "payload_too_large", "the body exceeds " + runtime.settings().maxBodyBytes() + " bytes");
     }

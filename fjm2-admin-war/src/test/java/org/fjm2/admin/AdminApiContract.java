@@ -188,6 +188,12 @@ abstract class AdminApiContract {
                 "{\"id\":\"big\",\"host\":\"127.0.0.1\",\"port\":9,\"pad\":\"" + padding + "\"}");
         assertThat(oversized.statusCode()).isEqualTo(413);
         assertThat(json(oversized).get("error").asText()).isEqualTo("payload_too_large");
+        // A chunked body (no Content-Length) over the limit is refused too.
+        HttpResponse<String> chunked = http.send(http.request("api/nodes").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                        ("{\"id\":\"chunked\",\"host\":\"127.0.0.1\",\"port\":9,\"pad\":\"" + padding + "\"}")
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8)))).build());
+        assertThat(chunked.statusCode()).isEqualTo(413);
 
         assertThat(http.delete("api/nodes/bad%20id").statusCode()).isEqualTo(400);
         assertThat(http.send(http.request("api/nodes").PUT(HttpRequest.BodyPublishers.ofString("{}")).build())
