@@ -62,6 +62,15 @@ public record AdminSettings(
     public static final int DEFAULT_MAX_BODY_BYTES = 4096;
     public static final int DEFAULT_MAX_NODES = 10_000;
 
+    /** Like the record's own, but with the inline tokens left out: settings may be logged, tokens never. */
+    @Override
+    public String toString() {
+        return "AdminSettings[tokenFile=" + tokenFile + ", inlineTokens=" + (inlineTokens == null ? "none" : "(hidden)")
+                + ", dataDir=" + dataDir + ", dataSourceName=" + dataSourceName + ", expiry=" + expiry
+                + ", advertiseInterval=" + advertiseInterval + ", advertiseChangeDelay=" + advertiseChangeDelay
+                + ", maxBodyBytes=" + maxBodyBytes + ", maxNodes=" + maxNodes + ", statusPage=" + statusPage + "]";
+    }
+
     /** Default data directory: {@code ~/.fjm2/admin}. */
     public static Path defaultDataDir() {
         return Path.of(System.getProperty("user.home"), ".fjm2", "admin");

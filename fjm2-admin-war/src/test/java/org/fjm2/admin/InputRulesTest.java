@@ -63,6 +63,7 @@ class InputRulesTest {
         assertThat(s.advertiseInterval()).isEqualTo(AdminSettings.DEFAULT_ADVERTISE_INTERVAL);
         assertThat(s.maxBodyBytes()).isEqualTo(4096);
         assertThat(s.dataDir()).isEqualTo(AdminSettings.defaultDataDir());
+        assertThat(s.toString()).as("tokens never printed").doesNotContain("x".repeat(16)).contains("hidden");
         assertThatThrownBy(() -> AdminSettings.read(Map.<String, String>of()::get))
                 .hasMessageContaining("no token configured");
         assertThatThrownBy(() -> AdminSettings.read(

@@ -6,7 +6,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Map;
 
 /**
  * What the embedded-container helpers ({@link EmbeddedTomcat}, {@link EmbeddedJetty}) share: the built WAR
