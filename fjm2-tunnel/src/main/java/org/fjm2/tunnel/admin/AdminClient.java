@@ -240,8 +240,11 @@ public final class AdminClient implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         try {
-            api.deregister(nodeId);
-            LOG.info("deregistered node {} from FJM2-Admin", nodeId);
+            if (api.deregister(nodeId)) {
+                LOG.info("deregistered node {} from FJM2-Admin", nodeId);
+            } else {
+                LOG.info("node {} was not registered with FJM2-Admin (expired, or never registered)", nodeId);
+            }
         } catch (AdminApiException e) {
             LOG.warn("deregistration of node {} failed (the admin will expire it): {}", nodeId, e.getMessage());
         }
