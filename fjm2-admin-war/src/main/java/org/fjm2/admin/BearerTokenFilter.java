@@ -1,0 +1,40 @@
+package org.fjm2.admin;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lets through only API requests that carry {@code Authorization: Bearer TOKEN} with a configured token;
+ * answers 401 otherwise. Tokens are read from that header only, never from the URL, and never logged.
+ */
+public final class BearerTokenFilter extends HttpFilter {
+
+    /** Request attribute holding the index of the token the request presented. */
+    static final String TOKEN_INDEX = BearerTokenFilter.class.getName() + ".tokenIndex";
+
+    private static final Logger LOG = LoggerFactory.getLogger(BearerTokenFilter.class);
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        AdminRuntime runtime = AdminRuntime.of(getServletContext());
+        int tokenIndex = runtime.tokens().match(request.getHeader("Authorization"));
+        if (tokenIndex < 0) {
+            long failures = runtime.authFailures().incrementAndGet();
+            LOG.debug("401 for {} {} from {} ({} refused so far)", request.getMethod(), request.getRequestURI(),
+                    request.getRemoteAddr(), failures);
+            response.setHeader("WWW-Authenticate", "Bearer realm=\"fjm2-admin\"");
+            ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_UNAUTHORIZED, "unauthorized",
+                    "missing or wrong bearer token (send 'Authorization: Bearer TOKEN')");
+            return;
+        }
+        request.setAttribute(TOKEN_INDEX, tokenIndex);
+        chain.doFilter(request, response);
+    }
+}

@@ -1,0 +1,193 @@
+package org.fjm2.admin;
+
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code /api/nodes}: {@code GET} the list (with {@code ETag}/{@code If-None-Match}), {@code POST} a
+ * registration or refresh, {@code DELETE /api/nodes/{id}}. Input is validated completely before anything reaches
+ * the registry, so a refused request stores nothing.
+ */
+public final class NodesServlet extends HttpServlet {
+
+    /** How long a request waits for the registry to commit its change before answering 503. */
+    static final long COMMIT_TIMEOUT_SECONDS = 15;
+
+    /** Most bytes of an oversized body read and discarded so that the client sees the 413. */
+    static final int MAX_DISCARDED_BYTES = 64 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodesServlet.class);
+
+    private record SerializedList(RegistrySnapshot snapshot, byte[] json) {
+    }
+
+    /** Racy by design: two threads may both serialize a new snapshot; either result is right. */
+    private volatile SerializedList lastSerialized;
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response)
+            throws ServletException, IOException {
+        String path = request.getPathInfo();
+        boolean collection = path == null || path.equals("/");
+        String method = request.getMethod();
+        if (collection && (method.equals("GET") || method.equals("HEAD") || method.equals("POST"))
+                || !collection && method.equals("DELETE")) {
+            super.service(request, response);
+            return;
+        }
+        response.setHeader("Allow", collection ? "GET, HEAD, POST" : "DELETE");
+        ApiResponses.error(response, runtime().json(), HttpServletResponse.SC_METHOD_NOT_ALLOWED,
+                "method_not_allowed", method + " is not allowed here");
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        RegistrySnapshot snapshot = runtime().registry().snapshot();
+        response.setHeader("ETag", snapshot.etag());
+        if (snapshot.matches(request.getHeader("If-None-Match"))) {
+            response.setHeader("Cache-Control", "no-cache");
+            response.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
+            return;
+        }
+        ApiResponses.json(response, HttpServletResponse.SC_OK, serialized(snapshot));
+    }
+
+    /** The list as JSON, serialized once per snapshot: reads outnumber changes by far. */
+    private byte[] serialized(RegistrySnapshot snapshot) throws IOException {
+        SerializedList cached = lastSerialized;
+        if (cached == null || cached.snapshot != snapshot) {
+            cached = new SerializedList(snapshot, runtime().json().writeValueAsBytes(snapshot));
+            lastSerialized = cached;
+        }
+        return cached.json;
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        AdminRuntime runtime = runtime();
+        byte[] body = readBody(request, response, runtime);
+        if (body == null) {
+            return;
+        }
+        RegistrationRequest registration;
+        try {
+            registration = RegistrationRequest.parse(runtime.json(), body);
+        } catch (RegistrationRequest.Invalid e) {
+            ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_BAD_REQUEST, "bad_request",
+                    e.getMessage());
+            return;
+        }
+        int tokenIndex = (Integer) request.getAttribute(BearerTokenFilter.TOKEN_INDEX);
+        RegistryAgent.Registered done = await(runtime.registry().register(registration.id(), registration.host(),
+                registration.port(), tokenIndex), response, runtime);
+        if (done == null) {
+            return;
+        }
+        if (done.created()) {
+            LOG.info("registered node {} at {}:{} from {}", registration.id(), registration.host(),
+                    registration.port(), request.getRemoteAddr());
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("node", done.node());
+        answer.put("lastModified", done.lastModified());
+        response.setHeader("ETag", RegistrySnapshot.etagOf(done.lastModified()));
+        ApiResponses.json(response, runtime.json(),
+                done.created() ? HttpServletResponse.SC_CREATED : HttpServletResponse.SC_OK, answer);
+    }
+
+    @Override
+    protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        AdminRuntime runtime = runtime();
+        String id = request.getPathInfo().substring(1);
+        String problem = NodeAddressRules.checkId(id);
+        if (problem != null) {
+            ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_BAD_REQUEST, "bad_request", problem);
+            return;
+        }
+        Optional<Long> done = await(runtime.registry().deregister(id), response, runtime);
+        if (done == null) {
+            return;
+        }
+        if (done.isEmpty()) {
+            ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_NOT_FOUND, "not_found",
+                    "no node with id " + id);
+            return;
+        }
+        LOG.info("deregistered node {} from {}", id, request.getRemoteAddr());
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("deleted", id);
+        answer.put("lastModified", done.get());
+        ApiResponses.json(response, runtime.json(), HttpServletResponse.SC_OK, answer);
+    }
+
+    /** The body, at most {@link AdminSettings#maxBodyBytes()}; {@code null} after answering 413. */
+    private static byte[] readBody(HttpServletRequest request, HttpServletResponse response, AdminRuntime runtime)
+            throws IOException {
+        int max = runtime.settings().maxBodyBytes();
+        try (InputStream in = request.getInputStream()) {
+            if (request.getContentLengthLong() > max) {
+                tooLarge(in, request.getContentLengthLong(), response, runtime);
+                return null;
+            }
+            byte[] body = in.readNBytes(max + 1);
+            if (body.length > max) {
+                tooLarge(in, -1, response, runtime);
+                return null;
+            }
+            return body;
+        }
+    }
+
+    /**
+     * Answers 413. A body of up to {@link #MAX_DISCARDED_BYTES} is read and thrown away first: a server that
+     * answers and closes while the client still sends makes the client's TCP stack reset the connection, and the
+     * client may never see the answer. Anything larger is not read; the connection is closed instead.
+     */
+    private static void tooLarge(InputStream in, long declaredLength, HttpServletResponse response,
+                                 AdminRuntime runtime) throws IOException {
+        boolean drained = declaredLength <= MAX_DISCARDED_BYTES
+                && in.readNBytes(MAX_DISCARDED_BYTES + 1).length <= MAX_DISCARDED_BYTES;
+        if (!drained) {
+            response.setHeader("Connection", "close");
+        }
+        ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+                "payload_too_large", "the body exceeds " + runtime.settings().maxBodyBytes() + " bytes");
+    }
+
+    /** The change's outcome, or {@code null} after answering 503. */
+    private static <T> T await(CompletableFuture<T> change, HttpServletResponse response, AdminRuntime runtime)
+            throws IOException {
+        String reason;
+        try {
+            return change.get(COMMIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            reason = e.getCause() instanceof RegistryException r ? r.getMessage() : "registry failure";
+        } catch (TimeoutException e) {
+            reason = "the registry did not answer within " + COMMIT_TIMEOUT_SECONDS + " s";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            reason = "interrupted";
+        }
+        response.setHeader("Retry-After", "1");
+        ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_SERVICE_UNAVAILABLE, "unavailable",
+                reason);
+        return null;
+    }
+
+    private AdminRuntime runtime() {
+        return AdminRuntime.of(getServletContext());
+    }
+}

@@ -1,0 +1,339 @@
+package org.fjm2.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fjm2.admin.testing.AdminContainers;
+import org.fjm2.admin.testing.AdminHttp;
+import org.fjm2.admin.testing.AdminServer;
+import org.fjm2.admin.testing.AdvertisementCheck;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What FJM2-Admin must do in any servlet container: the API, authentication, bad input, expiry, advertisement
+ * and re-query, restart persistence. Subclasses name the container.
+ */
+abstract class AdminApiContract {
+
+    static final String TOKEN = "test-token-0123456789abcdef";
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private final List<AdminServer> servers = new ArrayList<>();
+
+    /** Starts the WAR in this class's container with {@code contextParameters}, files under {@code workDir}. */
+    abstract AdminServer deploy(Path workDir, Map<String, String> contextParameters);
+
+    @AfterEach
+    void stopServers() {
+        servers.forEach(AdminServer::close);
+    }
+
+    AdminServer start(Map<String, String> extra) {
+        Map<String, String> params = new HashMap<>();
+        params.put(AdminSettings.TOKEN_FILE, AdminContainers.tokenFile(dir, TOKEN).toString());
+        params.put(AdminSettings.DATA_DIR, dir.resolve("data").toString());
+        params.putAll(extra);
+        AdminServer server = deploy(dir.resolve("container-" + servers.size()), params);
+        servers.add(server);
+        return server;
+    }
+
+    static JsonNode json(HttpResponse<String> response) throws IOException {
+        return JSON.readTree(response.body());
+    }
+
+    @Test
+    void refusesRequestsWithoutTheRightToken() throws IOException {
+        AdminServer server = start(Map.of());
+        for (String header : new String[] {null, "Bearer wrong-token-0123456789", "Basic " + TOKEN, "Bearer "}) {
+            HttpRequest.Builder request = new AdminHttp(server.baseUri(), null).request("api/nodes").GET();
+            if (header != null) {
+                request.header("Authorization", header);
+            }
+            HttpResponse<String> response = new AdminHttp(server.baseUri(), null).send(request.build());
+            assertThat(response.statusCode()).as("header %s", header).isEqualTo(401);
+            assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
+                    v -> assertThat(v).startsWith("Bearer"));
+            assertThat(json(response).get("error").asText()).isEqualTo("unauthorized");
+        }
+        AdminHttp anonymous = new AdminHttp(server.baseUri(), null);
+        assertThat(anonymous.get("api/nodes?access_token=" + TOKEN).statusCode()).isEqualTo(401);
+        assertThat(anonymous.register("rogue", "127.0.0.1", 9).statusCode()).isEqualTo(401);
+        assertThat(anonymous.delete("api/nodes/rogue").statusCode()).isEqualTo(401);
+        HttpResponse<String> list = new AdminHttp(server.baseUri(), TOKEN).get("api/nodes");
+        assertThat(list.statusCode()).isEqualTo(200);
+        assertThat(json(list).get("nodes")).isEmpty();
+    }
+
+    @Test
+    void registersRefreshesListsAndDeletes() throws IOException {
+        AdminHttp http = new AdminHttp(start(Map.of()).baseUri(), TOKEN);
+        HttpResponse<String> created = http.register("lan-a", "gw-a.example.org", 7001);
+        assertThat(created.statusCode()).isEqualTo(201);
+        JsonNode body = json(created);
+        assertThat(body.at("/node/id").asText()).isEqualTo("lan-a");
+        assertThat(body.at("/node/host").asText()).isEqualTo("gw-a.example.org");
+        assertThat(body.at("/node/port").asInt()).isEqualTo(7001);
+        long stamp = body.get("lastModified").asLong();
+        assertThat(stamp).isPositive();
+
+        HttpResponse<String> refreshed = http.register("lan-a", "gw-a.example.org", 7001);
+        assertThat(refreshed.statusCode()).isEqualTo(200);
+        assertThat(json(refreshed).get("lastModified").asLong()).as("a refresh leaves the stamp").isEqualTo(stamp);
+        assertThat(json(refreshed).at("/node/lastSeen").asLong()).isGreaterThanOrEqualTo(body.at("/node/lastSeen").asLong());
+
+        HttpResponse<String> moved = http.register("lan-a", "2001:db8::7", 7002);
+        long movedStamp = json(moved).get("lastModified").asLong();
+        assertThat(movedStamp).as("a new address advances the stamp").isGreaterThan(stamp);
+        assertThat(http.register("lan-b", "10.1.2.3", 7001).statusCode()).isEqualTo(201);
+
+        HttpResponse<String> list = http.get("api/nodes");
+        assertThat(list.statusCode()).isEqualTo(200);
+        JsonNode nodes = json(list).get("nodes");
+        assertThat(nodes).hasSize(2);
+        assertThat(nodes.get(0).get("id").asText()).isEqualTo("lan-a");
+        assertThat(nodes.get(0).get("host").asText()).isEqualTo("2001:db8::7");
+        assertThat(nodes.get(0).get("registered").asLong()).isPositive();
+        assertThat(nodes.get(0).get("lastSeen").asLong()).isPositive();
+        assertThat(nodes.get(1).get("id").asText()).isEqualTo("lan-b");
+
+        HttpResponse<String> deleted = http.delete("api/nodes/lan-a");
+        assertThat(deleted.statusCode()).isEqualTo(200);
+        assertThat(json(deleted).get("lastModified").asLong()).isGreaterThan(json(list).get("lastModified").asLong());
+        assertThat(json(http.get("api/nodes")).get("nodes")).extracting(n -> n.get("id").asText())
+                .containsExactly("lan-b");
+        assertThat(http.delete("api/nodes/lan-a").statusCode()).isEqualTo(404);
+        assertThat(json(http.delete("api/nodes/nobody")).get("error").asText()).isEqualTo("not_found");
+    }
+
+    @Test
+    void answersNotModifiedWhileTheListIsUnchanged() throws IOException {
+        AdminHttp http = new AdminHttp(start(Map.of()).baseUri(), TOKEN);
+        http.register("lan-a", "127.0.0.1", 9);
+        HttpResponse<String> first = http.get("api/nodes");
+        String etag = first.headers().firstValue("ETag").orElseThrow();
+        assertThat(etag).isEqualTo("W/\"" + json(first).get("lastModified").asLong() + "\"");
+
+        HttpResponse<String> same = http.send(http.request("api/nodes").header("If-None-Match", etag).GET().build());
+        assertThat(same.statusCode()).isEqualTo(304);
+        assertThat(same.body()).isEmpty();
+        http.register("lan-a", "127.0.0.1", 9);
+        assertThat(http.send(http.request("api/nodes").header("If-None-Match", etag).GET().build()).statusCode())
+                .as("a refresh is not a change").isEqualTo(304);
+
+        http.register("lan-b", "127.0.0.1", 9);
+        HttpResponse<String> changed = http.send(http.request("api/nodes").header("If-None-Match", etag).GET().build());
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(changed.headers().firstValue("ETag")).isPresent().get().isNotEqualTo(etag);
+        assertThat(json(changed).get("nodes")).hasSize(2);
+    }
+
+    @Test
+    void refusesBadInputAndStoresNothing() throws IOException {
+        AdminHttp http = new AdminHttp(start(Map.of()).baseUri(), TOKEN);
+        http.register("keep", "127.0.0.1", 9);
+        HttpResponse<String> before = http.get("api/nodes");
+
+        Map<String, String> badBodies = new HashMap<>();
+        badBodies.put("malformed", "{\"id\": \"x\", \"host\": ");
+        badBodies.put("not an object", "[1,2,3]");
+        badBodies.put("empty", "");
+        badBodies.put("missing port", "{\"id\":\"x\",\"host\":\"127.0.0.1\"}");
+        badBodies.put("missing id", "{\"host\":\"127.0.0.1\",\"port\":9}");
+        badBodies.put("port zero", "{\"id\":\"x\",\"host\":\"127.0.0.1\",\"port\":0}");
+        badBodies.put("port too big", "{\"id\":\"x\",\"host\":\"127.0.0.1\",\"port\":65536}");
+        badBodies.put("port string", "{\"id\":\"x\",\"host\":\"127.0.0.1\",\"port\":\"9\"}");
+        badBodies.put("port fraction", "{\"id\":\"x\",\"host\":\"127.0.0.1\",\"port\":9.5}");
+        badBodies.put("bad host", "{\"id\":\"x\",\"host\":\"evil host;rm\",\"port\":9}");
+        badBodies.put("bad ip", "{\"id\":\"x\",\"host\":\"300.1.1.1\",\"port\":9}");
+        badBodies.put("bad id", "{\"id\":\"../etc\",\"host\":\"127.0.0.1\",\"port\":9}");
+        badBodies.put("long id", "{\"id\":\"" + "a".repeat(65) + "\",\"host\":\"127.0.0.1\",\"port\":9}");
+        badBodies.put("duplicate key", "{\"id\":\"x\",\"id\":\"y\",\"host\":\"127.0.0.1\",\"port\":9}");
+        badBodies.put("trailing", "{\"id\":\"x\",\"host\":\"127.0.0.1\",\"port\":9} {}");
+        badBodies.forEach((name, body) -> {
+            HttpResponse<String> response = http.post("api/nodes", body);
+            assertThat(response.statusCode()).as(name).isEqualTo(400);
+            try {
+                assertThat(json(response).get("error").asText()).as(name).isEqualTo("bad_request");
+                assertThat(json(response).get("message").asText()).as(name).isNotBlank();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        String padding = "x".repeat(5000);
+        HttpResponse<String> oversized = http.post("api/nodes",
+                "{\"id\":\"big\",\"host\":\"127.0.0.1\",\"port\":9,\"pad\":\"" + padding + "\"}");
+        assertThat(oversized.statusCode()).isEqualTo(413);
+        assertThat(json(oversized).get("error").asText()).isEqualTo("payload_too_large");
+        // A chunked body (no Content-Length) over the limit is refused too.
+        HttpResponse<String> chunked = http.send(http.request("api/nodes").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                        ("{\"id\":\"chunked\",\"host\":\"127.0.0.1\",\"port\":9,\"pad\":\"" + padding + "\"}")
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8)))).build());
+        assertThat(chunked.statusCode()).isEqualTo(413);
+
+        assertThat(http.delete("api/nodes/bad%20id").statusCode()).isEqualTo(400);
+        assertThat(http.send(http.request("api/nodes").PUT(HttpRequest.BodyPublishers.ofString("{}")).build())
+                .statusCode()).isEqualTo(405);
+        assertThat(http.delete("api/nodes").statusCode()).isEqualTo(405);
+        assertThat(http.get("api/other").statusCode()).isEqualTo(404);
+
+        HttpResponse<String> after = http.get("api/nodes");
+        assertThat(after.body()).as("nothing stored by refused requests").isEqualTo(before.body());
+    }
+
+    @Test
+    void dropsNodesThatStopRefreshing() throws IOException {
+        AdminHttp http = new AdminHttp(start(Map.of(AdminSettings.EXPIRY, "1s")).baseUri(), TOKEN);
+        long stamp = json(http.register("silent", "127.0.0.1", 9)).get("lastModified").asLong();
+        JsonNode list = awaitList(http, l -> l.get("nodes").isEmpty(), "the silent node to expire");
+        assertThat(list.get("lastModified").asLong()).as("expiry advances the stamp").isGreaterThan(stamp);
+    }
+
+    @Test
+    void advertisesTheStampAndTheDaemonSeesChangesByReQuerying() throws IOException {
+        try (DatagramSocket daemon = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            daemon.setSoTimeout(20_000);
+            AdminHttp http = new AdminHttp(start(Map.of(AdminSettings.ADVERTISE_INTERVAL, "1h")).baseUri(), TOKEN);
+            long stamp = json(http.register("daemon", "127.0.0.1", daemon.getLocalPort())).get("lastModified").asLong();
+            AdvertisementCheck first = awaitAdvertisement(daemon, a -> a.lastModified() >= stamp);
+            assertThat(first.lastModified()).isEqualTo(stamp);
+
+            long newer = json(http.register("other", "127.0.0.1", 9)).get("lastModified").asLong();
+            AdvertisementCheck second = awaitAdvertisement(daemon, a -> a.lastModified() > first.lastModified());
+            assertThat(second.lastModified()).isEqualTo(newer);
+            assertThat(second.nonce()).isNotEqualTo(first.nonce());
+            JsonNode requeried = json(http.get("api/nodes"));
+            assertThat(requeried.get("lastModified").asLong()).isEqualTo(second.lastModified());
+            assertThat(requeried.get("nodes")).extracting(n -> n.get("id").asText()).contains("daemon", "other");
+        }
+    }
+
+    @Test
+    void advertisesPeriodicallyWithoutChanges() throws IOException {
+        try (DatagramSocket daemon = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            daemon.setSoTimeout(20_000);
+            AdminHttp http = new AdminHttp(start(Map.of(AdminSettings.ADVERTISE_INTERVAL, "200ms")).baseUri(), TOKEN);
+            long stamp = json(http.register("daemon", "127.0.0.1", daemon.getLocalPort())).get("lastModified").asLong();
+            List<Long> nonces = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                AdvertisementCheck ad = awaitAdvertisement(daemon, a -> true);
+                assertThat(ad.lastModified()).isEqualTo(stamp);
+                nonces.add(ad.nonce());
+            }
+            assertThat(nonces).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void keepsTheRegistryAcrossARestart() throws IOException {
+        AdminServer first = start(Map.of());
+        AdminHttp http = new AdminHttp(first.baseUri(), TOKEN);
+        for (int i = 0; i < 5; i++) {
+            assertThat(http.register("node-" + i, "10.0.0." + (i + 1), 7000 + i).statusCode()).isEqualTo(201);
+        }
+        http.delete("api/nodes/node-4");
+        String before = http.get("api/nodes").body();
+        first.close();
+        servers.remove(first);
+
+        AdminHttp again = new AdminHttp(start(Map.of()).baseUri(), TOKEN);
+        HttpResponse<String> after = again.get("api/nodes");
+        assertThat(after.statusCode()).isEqualTo(200);
+        assertThat(after.body()).isEqualTo(before);
+        assertThat(json(after).get("nodes")).hasSize(4);
+    }
+
+    @Test
+    void refusesToStartWithAWorldReadableTokenFile() throws IOException {
+        Path tokenFile = dir.resolve("open.token");
+        Files.writeString(tokenFile, TOKEN + "\n");
+        Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> start(Map.of(AdminSettings.TOKEN_FILE, tokenFile.toString())))
+                .isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
+    void servesTheStatusPage() {
+        AdminServer server = start(Map.of());
+        AdminHttp http = new AdminHttp(server.baseUri(), TOKEN);
+        http.register("lan-a", "gw-a.example.org", 7001);
+        HttpResponse<String> page = new AdminHttp(server.baseUri(), null).get("");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(
+                v -> assertThat(v).startsWith("text/html"));
+        assertThat(page.body()).contains("lan-a", "gw-a.example.org:7001", "http-equiv=\"refresh\"", "viewport");
+        assertThat(new AdminHttp(server.baseUri(), null).get("nothing-here").statusCode()).isEqualTo(404);
+    }
+
+    interface Condition<T> {
+        boolean test(T value) throws IOException;
+    }
+
+    static JsonNode awaitList(AdminHttp http, Condition<JsonNode> condition, String what) throws IOException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        JsonNode list;
+        do {
+            list = json(http.get("api/nodes"));
+            if (condition.test(list)) {
+                return list;
+            }
+            pause();
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("timed out waiting for " + what + "; last list: " + list);
+    }
+
+    /** Reads datagrams until one verifies under the token and satisfies {@code wanted}; forged ones fail the test. */
+    static AdvertisementCheck awaitAdvertisement(DatagramSocket socket, Condition<AdvertisementCheck> wanted)
+            throws IOException {
+        byte[] buffer = new byte[2048];
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+            try {
+                socket.receive(packet);
+            } catch (SocketTimeoutException e) {
+                break;
+            }
+            AdvertisementCheck ad = AdvertisementCheck.verify(packet.getData(), packet.getLength(), TOKEN);
+            assertThat(ad).as("every datagram from the admin verifies under the token").isNotNull();
+            if (wanted.test(ad)) {
+                return ad;
+            }
+        }
+        throw new AssertionError("no matching advertisement arrived");
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+}

@@ -1,0 +1,14 @@
+package org.fjm2.admin;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.fjm2.admin.testing.EmbeddedJetty;
+import org.fjm2.admin.testing.AdminServer;
+
+/** The FJM2-Admin contract in a real embedded Jetty 12 (ee10). */
+class JettyAdminIT extends AdminApiContract {
+    @Override
+    AdminServer deploy(Path workDir, Map<String, String> contextParameters) {
+        return EmbeddedJetty.deploy(workDir, contextParameters);
+    }
+}
