@@ -50,6 +50,10 @@ public final class NormSender {
     static final int FEC_M = 8;
     /** SQUELCH repetitions announcing the first object id of a new sender instance. */
     static final int START_SQUELCHES = 5;
+    /** Repair cycles after which a sent object may be evicted even while receivers still NACK it. */
+    static final int MAX_HOLD_CYCLES = 20;
+    /** Lower bound of that limit. */
+    static final long MIN_MAX_HOLD_NANOS = 1_000_000_000L;
 
     private final NormContext ctx;
     private final NormConfig config;
@@ -238,7 +242,7 @@ public final class NormSender {
      */
     public long transmit(long now) {
         drainInbox();
-        if (admission.hasWaiters()) {
+        if (needsRoom()) {
             evict(now);
         }
         while (true) {
@@ -341,13 +345,23 @@ public final class NormSender {
             clearSlot(pendingSlots, object.objectId);
             if (!object.firstPassDone) {
                 object.firstPassDone = true;
+                object.firstPassEndNanos = ctx.nanoTime();
                 ctx.counters().increment(Counter.OBJECTS_SENT);
             }
         }
     }
 
+    /** An application thread waits for room, or a queued object waits for a place in the cache window. */
+    private boolean needsRoom() {
+        return admission.hasWaiters() || (windowFull() && hasQueued());
+    }
+
+    private boolean windowFull() {
+        return windowCount >= slots.length - 1 || windowCount >= config.txCacheObjects();
+    }
+
     private TxObject startNextObject(long now) {
-        if (windowCount >= slots.length - 1 || windowCount >= config.txCacheObjects()) {
+        if (windowFull()) {
             return null;
         }
         Submission next = null;
@@ -1009,18 +1023,23 @@ public final class NormSender {
     /** Gives up the oldest quiescent objects while an application thread waits for room. */
     private void evict(long now) {
         long hold = holdNanos();
-        while (windowCount > 0 && admission.hasWaiters()) {
+        long maxHold = maxHoldNanos();
+        while (windowCount > 0 && needsRoom()) {
             TxObject oldest = slots[oldestId & slotMask];
-            if (!oldest.firstPassDone || oldest.hasPending() || oldest.hasRepairs
-                    || (ackRound != null && ackRound.objectId == oldest.objectId)) {
+            if (!oldest.firstPassDone || (ackRound != null && ackRound.objectId == oldest.objectId)) {
                 return;
             }
-            long quietUntil = oldest.lastActivityNanos + hold;
-            if (quietUntil - now > 0) {
-                if (!evictTimer.isActive() || evictTimer.deadlineNanos() - quietUntil > 0) {
-                    ctx.timers().schedule(evictTimer, quietUntil);
+            long forcedAt = oldest.firstPassEndNanos + maxHold;
+            if (forcedAt - now > 0) {
+                long quietUntil = oldest.lastActivityNanos + hold;
+                boolean busy = oldest.hasPending() || oldest.hasRepairs;
+                if (busy || quietUntil - now > 0) {
+                    long retry = busy ? forcedAt : Math.min(quietUntil, forcedAt);
+                    if (!evictTimer.isActive() || evictTimer.deadlineNanos() - retry > 0) {
+                        ctx.timers().schedule(evictTimer, retry);
+                    }
+                    return;
                 }
-                return;
             }
             purgeOldest();
         }
@@ -1032,6 +1051,14 @@ public final class NormSender {
      */
     private long holdNanos() {
         return (long) (config.holdFactor() * grtt.advertisedNanos() * (3.0 * backoffFactor + 3));
+    }
+
+    /**
+     * Longest an object is held for repairs once sent, while an application thread waits for room: a receiver that
+     * keeps asking for data it never gets (deaf, or far too slow) must not stall the sender for ever.
+     */
+    private long maxHoldNanos() {
+        return Math.max(MIN_MAX_HOLD_NANOS, (long) (MAX_HOLD_CYCLES * grtt.advertisedNanos() * (3.0 * backoffFactor + 3)));
     }
 
     private void purgeOldest() {
@@ -1049,6 +1076,11 @@ public final class NormSender {
         freeObjects.addLast(oldest);
         ctx.counters().increment(Counter.OBJECTS_PURGED);
         ctx.listener().onTxObjectPurged(ticket, id);
+    }
+
+    /** Bytes the sender holds (queued and cached), as admission accounts them; any thread. */
+    public long cachedBytesHeld() {
+        return admission.bytesHeld();
     }
 
     /** Objects currently cached for repair. */

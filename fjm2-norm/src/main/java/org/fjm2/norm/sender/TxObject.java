@@ -32,6 +32,7 @@ final class TxObject {
     boolean hasRepairs;
     boolean firstPassDone;
     long lastActivityNanos;
+    long firstPassEndNanos;
     /** Parity symbols of blocks already encoded, kept while the object is cached ({@code P * E} bytes per block). */
     ByteBuf parityCache;
     long[] parityEncoded = new long[0];
