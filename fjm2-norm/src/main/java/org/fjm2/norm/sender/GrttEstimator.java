@@ -5,8 +5,9 @@ import org.fjm2.norm.codec.Quantizer;
 /**
  * The sender's estimate of the group round-trip time (the largest RTT among receivers), which it advertises in
  * every message and which scales every NORM timer. A larger measurement is taken at once (RFC 5740 section
- * 5.5.1: 0.25 old + 0.75 new); the estimate comes down only at probe intervals, towards the largest RTT heard in
- * the interval, by at most half per interval. Never below one datagram's serialisation time at the current rate.
+ * 5.5.1: 0.25 old + 0.75 new); the estimate comes down only at probe intervals, to the largest RTT heard in
+ * the interval but by at most a factor of four per interval (so one slow outlier, such as a receiver's JIT warm-up,
+ * costs a few probe intervals, not minutes). Never below one datagram's serialisation time at the current rate.
  */
 public final class GrttEstimator {
 
@@ -31,6 +32,9 @@ public final class GrttEstimator {
         if (!(rtt >= 0)) {
             return;
         }
+        if (org.slf4j.LoggerFactory.getLogger(GrttEstimator.class).isDebugEnabled()) {
+            org.slf4j.LoggerFactory.getLogger(GrttEstimator.class).debug("rtt sample {} ms (grtt {} ms)", rtt * 1e3, advertised * 1e3);
+        }
         heardResponse = true;
         if (rtt > measured) {
             measured = Math.min(max, 0.25 * measured + 0.75 * rtt);
@@ -44,7 +48,7 @@ public final class GrttEstimator {
     /** Called at each probe: lets the estimate decrease towards the interval's peak. */
     public void onProbeInterval() {
         if (heardResponse && peak < measured) {
-            measured = Math.max(peak, 0.5 * measured);
+            measured = Math.max(peak, 0.25 * measured);
             update();
         }
         heardResponse = false;

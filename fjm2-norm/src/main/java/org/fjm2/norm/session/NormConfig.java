@@ -65,7 +65,7 @@ public final class NormConfig {
     /** Group size estimate advertised to receivers, which scales their NACK back-off distribution. */
     public static final int DEFAULT_GROUP_SIZE = 1000;
     /** First interval between GRTT probes (NORM_CMD(CC)); it grows by half each probe up to the maximum. */
-    public static final Duration DEFAULT_PROBE_INTERVAL_MIN = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_PROBE_INTERVAL_MIN = Duration.ofMillis(500);
     public static final Duration DEFAULT_PROBE_INTERVAL_MAX = Duration.ofSeconds(30);
 
     // ---- receiver ------------------------------------------------------------------------------------------------

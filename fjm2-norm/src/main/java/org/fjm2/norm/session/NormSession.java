@@ -238,7 +238,8 @@ public final class NormSession implements NormContext, AutoCloseable {
         } finally {
             transport.close();
         }
-        LOG.info("NORM session node {} closed: {}", Integer.toUnsignedString(nodeId()), counters);
+        LOG.info("NORM session node {} closed (grtt {} ms): {}", Integer.toUnsignedString(nodeId()),
+                String.format("%.3f", sender.grttSeconds() * 1000), counters);
     }
 
     public boolean isClosed() {

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "norm",
         mixinStandardHelpOptions = true,
         description = "Send and receive files as NORM data objects (RFC 5740), like NRL's normCast.",
-        subcommands = {})
+        subcommands = {NormSendCommand.class, NormRecvCommand.class})
 public final class NormCommand implements Runnable {
 
     @CommandLine.Spec

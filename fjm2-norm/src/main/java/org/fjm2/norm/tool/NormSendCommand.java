@@ -1,0 +1,199 @@
+package org.fjm2.norm.tool;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.fjm2.norm.session.AckResult;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.NormListener;
+import org.fjm2.norm.session.NormSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code fjm2 norm send}: sends files as NORM data objects, each with its file name in NORM_INFO, then flushes so
+ * receivers can repair; with {@code --ack}, waits until the listed receivers acknowledge everything.
+ */
+@Command(name = "send", mixinStandardHelpOptions = true,
+        description = {"Send files as NORM data objects (file name in NORM_INFO) to a multicast group.",
+                "Exits after the final FLUSH round, or with --ack once the listed receivers acknowledged."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every file sent (and acknowledged, with --ack)", "1:failure", "2:bad arguments",
+                "3:some receivers did not acknowledge"})
+public final class NormSendCommand implements Callable<Integer> {
+
+    @Mixin
+    SessionOptions session;
+
+    @Option(names = "--rate", paramLabel = "BPS", defaultValue = "100m",
+            description = "Transmit rate in bit/s (k, m, g suffixes). Default: ${DEFAULT-VALUE}.")
+    String rate;
+
+    @Option(names = "--ack", paramLabel = "NODE_ID", split = ",",
+            description = "Ask these receivers to acknowledge (watermark) and report per file.")
+    List<Long> ackNodes = new ArrayList<>();
+
+    @Option(names = "--timeout", paramLabel = "SEC", defaultValue = "0",
+            description = "Give up after this many seconds (0: no limit). Default: ${DEFAULT-VALUE}.")
+    double timeoutSeconds;
+
+    @Option(names = "--quiet", description = "No progress lines on stderr.")
+    boolean quiet;
+
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "Files to send, in order.")
+    List<Path> files;
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+
+    @Override
+    public Integer call() throws Exception {
+        long rateBps = SessionOptions.parseRate(rate);
+        long largest = 1;
+        long total = 0;
+        for (Path file : files) {
+            if (!Files.isRegularFile(file)) {
+                throw new IllegalArgumentException("FILE: not a readable file: " + file);
+            }
+            long size = Files.size(file);
+            if (size == 0) {
+                throw new IllegalArgumentException("FILE: " + file + " is empty (a NORM data object has at least one byte)");
+            }
+            if (size > Integer.MAX_VALUE - 64) {
+                throw new IllegalArgumentException("FILE: " + file + " is larger than 2 GiB");
+            }
+            largest = Math.max(largest, size);
+            total += size;
+        }
+        NormConfig.Builder builder = session.builder(true).txRate(rateBps).maxObjectSize((int) largest)
+                .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, largest))
+                .rxBufferBytes(Math.max(NormConfig.DEFAULT_RX_BUFFER_BYTES, largest));
+        NormConfig config = builder.build();
+        long deadline = timeoutSeconds > 0 ? System.nanoTime() + (long) (timeoutSeconds * 1e9) : Long.MAX_VALUE;
+        CompletableFuture<AckResult> ackResult = new CompletableFuture<>();
+        Map<Long, Integer> objectIds = new ConcurrentHashMap<>();
+        NormListener listener = new NormListener() {
+            @Override
+            public void onTxObjectStarted(long ticket, int objectId) {
+                objectIds.put(ticket, objectId);
+            }
+
+            @Override
+            public void onAcknowledgementComplete(AckResult result) {
+                ackResult.complete(result);
+            }
+        };
+        Progress progress = new Progress(err, quiet, total);
+        try (NormSession norm = NormSession.open(config, listener)) {
+            long[] tickets = new long[files.size()];
+            for (int i = 0; i < files.size(); i++) {
+                Path file = files.get(i);
+                byte[] content = Files.readAllBytes(file);
+                String name = file.getFileName().toString();
+                ByteBuf info = Unpooled.copiedBuffer(name, StandardCharsets.UTF_8);
+                if (info.readableBytes() > config.segmentSize()) {
+                    info.release();
+                    throw new IllegalArgumentException("FILE: name of " + file + " does not fit in one segment");
+                }
+                long ticket = norm.sender().enqueue(Unpooled.wrappedBuffer(content), info, 4,
+                        remaining(deadline), TimeUnit.NANOSECONDS);
+                if (ticket < 0) {
+                    err.println("fjm2 norm send: timed out while queueing " + file);
+                    return 1;
+                }
+                tickets[i] = ticket;
+                progress.add(content.length, name);
+            }
+            if (ackNodes.isEmpty()) {
+                boolean flushed = norm.awaitFlushed(Duration.ofNanos(remaining(deadline)));
+                progress.done();
+                for (int i = 0; i < files.size(); i++) {
+                    out.printf("sent %s as object %d%n", files.get(i), objectIds.getOrDefault(tickets[i], -1));
+                }
+                if (!flushed) {
+                    err.println("fjm2 norm send: timed out before the final flush");
+                    return 1;
+                }
+                return 0;
+            }
+            int[] nodes = ackNodes.stream().mapToInt(Long::intValue).toArray();
+            norm.sender().requestAcknowledgement(nodes);
+            AckResult result;
+            try {
+                result = ackResult.get(remaining(deadline), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                err.println("fjm2 norm send: timed out waiting for acknowledgements");
+                return 1;
+            }
+            progress.done();
+            boolean all = result.complete();
+            for (int i = 0; i < files.size(); i++) {
+                StringBuilder missing = new StringBuilder();
+                for (Map.Entry<Integer, Boolean> e : result.acknowledged().entrySet()) {
+                    if (!e.getValue()) {
+                        missing.append(missing.length() == 0 ? "" : ",").append(Integer.toUnsignedString(e.getKey()));
+                    }
+                }
+                out.printf("sent %s as object %d: %s%n", files.get(i), objectIds.getOrDefault(tickets[i], -1),
+                        all ? "acknowledged by all" : "NOT acknowledged by " + missing);
+            }
+            return all ? 0 : 3;
+        }
+    }
+
+    private static long remaining(long deadline) {
+        if (deadline == Long.MAX_VALUE) {
+            return TimeUnit.DAYS.toNanos(365);
+        }
+        return Math.max(1, deadline - System.nanoTime());
+    }
+
+    /** Progress on stderr, at most once a second. */
+    static final class Progress {
+        private final PrintStream err;
+        private final boolean quiet;
+        private final long total;
+        private final long start = System.nanoTime();
+        private long done;
+        private long lastPrint;
+
+        Progress(PrintStream err, boolean quiet, long total) {
+            this.err = err;
+            this.quiet = quiet;
+            this.total = total;
+        }
+
+        void add(long bytes, String what) {
+            done += bytes;
+            long now = System.nanoTime();
+            if (!quiet && now - lastPrint > 1_000_000_000L) {
+                lastPrint = now;
+                double seconds = Math.max(1e-3, (now - start) / 1e9);
+                err.printf("queued %s: %d of %d bytes (%.0f%%), %.1f MB/s%n", what, done, total,
+                        100.0 * done / total, done / seconds / 1e6);
+            }
+        }
+
+        void done() {
+            if (!quiet) {
+                double seconds = Math.max(1e-3, (System.nanoTime() - start) / 1e9);
+                err.printf("done: %d bytes in %.2f s (%.1f MB/s)%n", total, seconds, total / seconds / 1e6);
+            }
+        }
+    }
+}

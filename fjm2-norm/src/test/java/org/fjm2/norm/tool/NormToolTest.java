@@ -1,0 +1,92 @@
+package org.fjm2.norm.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.TestGroups;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code fjm2 norm send} and {@code recv} end to end on loopback multicast, with loss, plus bad input. */
+class NormToolTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void filesArriveIdenticalNamedByTheirNormInfo() throws Exception {
+        NormConfig group = TestGroups.fresh();
+        String groupArg = group.group().getHostAddress() + ":" + group.port();
+        Path in = Files.createDirectories(dir.resolve("in"));
+        Path out = dir.resolve("out");
+        SplittableRandom random = new SplittableRandom(17);
+        String[] names = {"a.bin", "b.bin", "c with space.txt", "d.bin", "e.bin"};
+        int[] sizes = {1, 1399, 1401, 200_000, 1_500_000};
+        for (int i = 0; i < names.length; i++) {
+            byte[] b = new byte[sizes[i]];
+            random.nextBytes(b);
+            Files.write(in.resolve(names[i]), b);
+        }
+        ByteArrayOutputStream recvOut = new ByteArrayOutputStream();
+        CompletableFuture<Integer> recv = CompletableFuture.supplyAsync(() -> {
+            NormRecvCommand cmd = new NormRecvCommand();
+            cmd.stdout = new PrintStream(recvOut, true);
+            return new CommandLine(cmd).execute("--group", groupArg, "--interface", "lo", "--out", out.toString(),
+                    "--count", "5", "--timeout", "60", "--loss", "10", "--seed", "5", "--node-id", "77", "--grtt", "0.002");
+        });
+        Thread.sleep(500);      // let the receiver join before the first object
+        NormSendCommand send = new NormSendCommand();
+        ByteArrayOutputStream sendOut = new ByteArrayOutputStream();
+        send.out = new PrintStream(sendOut, true);
+        String[] args = new String[names.length + 9];
+        System.arraycopy(new String[] {"--group", groupArg, "--interface", "lo", "--rate", "200m", "--ack", "77",
+                "--grtt=0.002"}, 0, args, 0, 9);
+        for (int i = 0; i < names.length; i++) {
+            args[9 + i] = in.resolve(names[i]).toString();
+        }
+        int sendExit = new CommandLine(send).execute(args);
+        assertThat(recv.get(60, TimeUnit.SECONDS)).as("recv exit; output %s", recvOut).isEqualTo(0);
+        assertThat(sendExit).as("send exit; output %s", sendOut).isEqualTo(0);
+        for (String name : names) {
+            assertThat(Files.readAllBytes(out.resolve(name))).as(name).isEqualTo(Files.readAllBytes(in.resolve(name)));
+        }
+        assertThat(sendOut.toString()).contains("acknowledged by all");
+        assertThat(recvOut.toString()).contains("received " + out.resolve("e.bin"));
+    }
+
+    @Test
+    void badArgumentsExitWithTwoAndOneLine() {
+        assertThat(run(new NormSendCommand(), "--group", "239.1.1.1", dir.resolve("x").toString())).isEqualTo(2);
+        assertThat(run(new NormRecvCommand(), "--out", dir.toString())).isEqualTo(2);
+        assertThat(run(new NormSendCommand(), "--help")).isEqualTo(0);
+    }
+
+    private static int run(Object command, String... args) {
+        CommandLine cli = new CommandLine(command);
+        cli.setErr(new PrintWriter(new StringWriter()));
+        cli.setOut(new PrintWriter(new StringWriter()));
+        cli.setExecutionExceptionHandler((ex, c, parse) -> ex instanceof IllegalArgumentException ? 2 : 1);
+        return cli.execute(args);
+    }
+
+    @Test
+    void namesFromTheNetworkCannotEscapeTheOutputDirectory() {
+        assertThat(NormRecvCommand.safeName("../../etc/passwd")).isEqualTo("passwd");
+        assertThat(NormRecvCommand.safeName("C:\\x\\y.txt")).isEqualTo("y.txt");
+        assertThat(NormRecvCommand.safeName("..")).isNull();
+        assertThat(NormRecvCommand.safeName("a/")).isNull();
+        assertThat(NormRecvCommand.safeName("bad\u0000name\n")).isEqualTo("badname");
+        assertThat(NormRecvCommand.safeName(null)).isNull();
+    }
+}
