@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         versionProvider = Fjm2.Version.class,
         description = "FJM2: brokerless Jakarta Messaging over NORM reliable multicast (RFC 5740).",
         subcommands = {
+                DemoCommand.class,
                 NormCommand.class,
                 org.fjm2.cli.admin.AdminCommand.class,
                 CommandLine.HelpCommand.class
