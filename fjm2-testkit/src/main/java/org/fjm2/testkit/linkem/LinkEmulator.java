@@ -4,8 +4,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.Future;
 
 import java.io.IOException;
@@ -130,7 +134,7 @@ public abstract class LinkEmulator implements AutoCloseable {
             long every = statusInterval.toNanos();
             loop.scheduleAtFixedRate(() -> log.info("{}", statusLine()), every, every, TimeUnit.NANOSECONDS);
         }
-        log.info("linkem {} {} started ({}), seed {}", mode(), endpoints(), NettyTransport.name(), seed);
+        log.info("linkem {} started: {} {} ({}), seed {}", name, mode(), endpoints(), NettyTransport.name(), seed);
         log.info("linkem {} forward: {}", name, forwardProfile.describe());
         log.info("linkem {} reverse: {}", name, reverseProfile.describe());
         return this;
@@ -325,6 +329,37 @@ public abstract class LinkEmulator implements AutoCloseable {
         ByteBuf copy = alloc.directBuffer(length, length);
         copy.writeBytes(content, content.readerIndex(), length);
         return copy;
+    }
+
+    /**
+     * Reads datagrams for a mode: hands each to {@link #onDatagram} and releases it, sends what fell due after each
+     * batch of reads, and counts socket errors (an ICMP port unreachable surfaces here) without closing anything.
+     */
+    @ChannelHandler.Sharable
+    abstract class DatagramHandler extends ChannelInboundHandlerAdapter {
+
+        /** One received datagram; {@code content} is released after the call, so copy what is kept. */
+        abstract void onDatagram(ChannelHandlerContext ctx, InetSocketAddress sender, ByteBuf content);
+
+        @Override
+        public final void channelRead(ChannelHandlerContext ctx, Object msg) {
+            DatagramPacket packet = (DatagramPacket) msg;
+            try {
+                onDatagram(ctx, packet.sender(), packet.content());
+            } finally {
+                packet.release();
+            }
+        }
+
+        @Override
+        public final void channelReadComplete(ChannelHandlerContext ctx) {
+            drainDue();
+        }
+
+        @Override
+        public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            countSendError(cause);
+        }
     }
 
     /** Counts a datagram that was not relayed on purpose: an own re-emission, or one from an unexpected sender. */

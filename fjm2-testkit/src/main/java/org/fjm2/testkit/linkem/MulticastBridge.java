@@ -4,12 +4,10 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramChannel;
-import io.netty.channel.socket.DatagramPacket;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -90,10 +88,10 @@ public final class MulticastBridge extends LinkEmulator {
                 .option(ChannelOption.IP_MULTICAST_IF, side.networkInterface())
                 .option(ChannelOption.IP_MULTICAST_TTL, ttl)
                 .option(ChannelOption.IP_MULTICAST_LOOP_DISABLED, false)
-                .handler(new ChannelInboundHandlerAdapter() {
+                .handler(new DatagramHandler() {
                     @Override
-                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                        countSendError(cause);
+                    void onDatagram(ChannelHandlerContext ctx, InetSocketAddress sender, ByteBuf content) {
+                        countIgnored(); // connected to the group: nothing should arrive here
                     }
                 });
         InetSocketAddress local = new InetSocketAddress(side.interfaceAddress(), 0);
@@ -125,7 +123,7 @@ public final class MulticastBridge extends LinkEmulator {
     }
 
     /** Datagrams heard on one side, relayed through one direction into the other side. */
-    private final class SideHandler extends ChannelInboundHandlerAdapter {
+    private final class SideHandler extends DatagramHandler {
         private final LinkDirection direction;
         private final SideSink into;
 
@@ -135,28 +133,12 @@ public final class MulticastBridge extends LinkEmulator {
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            DatagramPacket packet = (DatagramPacket) msg;
-            try {
-                InetSocketAddress sender = packet.sender();
-                if (sender.equals(ownSourceA) || sender.equals(ownSourceB)) {
-                    countIgnored();
-                    return;
-                }
-                relayDatagram(direction, compactCopy(ctx.alloc(), packet.content()), into, null);
-            } finally {
-                packet.release();
+        void onDatagram(ChannelHandlerContext ctx, InetSocketAddress sender, ByteBuf content) {
+            if (sender.equals(ownSourceA) || sender.equals(ownSourceB)) {
+                countIgnored();
+                return;
             }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            drainDue();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            countSendError(cause);
+            relayDatagram(direction, compactCopy(ctx.alloc(), content), into, null);
         }
     }
 

@@ -4,9 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.socket.DatagramPacket;
@@ -156,61 +154,30 @@ public final class UdpRelay extends LinkEmulator {
     }
 
     /** Client datagrams arriving on the listen socket: the forward direction. */
-    private final class ListenHandler extends ChannelInboundHandlerAdapter {
+    private final class ListenHandler extends DatagramHandler {
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            DatagramPacket packet = (DatagramPacket) msg;
-            try {
-                ClientFlow flow = flowFor(packet.sender());
-                if (flow == null) {
-                    countIgnored();
-                    return;
-                }
-                flow.lastActiveNanos = System.nanoTime();
-                relayDatagram(forward, compactCopy(ctx.alloc(), packet.content()), flow, null);
-            } finally {
-                packet.release();
+        void onDatagram(ChannelHandlerContext ctx, InetSocketAddress sender, ByteBuf content) {
+            ClientFlow flow = flowFor(sender);
+            if (flow == null) {
+                countIgnored();
+                return;
             }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            drainDue();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            countSendError(cause);
+            flow.lastActiveNanos = System.nanoTime();
+            relayDatagram(forward, compactCopy(ctx.alloc(), content), flow, null);
         }
     }
 
     /** The target's replies arriving on a forwarding socket: the reverse direction. */
-    @ChannelHandler.Sharable
-    private final class ReplyHandler extends ChannelInboundHandlerAdapter {
+    private final class ReplyHandler extends DatagramHandler {
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            DatagramPacket packet = (DatagramPacket) msg;
-            try {
-                ClientFlow flow = ctx.channel().attr(FLOW).get();
-                if (flow == null || flow.closed) {
-                    countIgnored();
-                    return;
-                }
-                flow.lastActiveNanos = System.nanoTime();
-                relayDatagram(reverse, compactCopy(ctx.alloc(), packet.content()), replies, flow.client);
-            } finally {
-                packet.release();
+        void onDatagram(ChannelHandlerContext ctx, InetSocketAddress sender, ByteBuf content) {
+            ClientFlow flow = ctx.channel().attr(FLOW).get();
+            if (flow == null || flow.closed) {
+                countIgnored();
+                return;
             }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            drainDue();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            countSendError(cause);
+            flow.lastActiveNanos = System.nanoTime();
+            relayDatagram(reverse, compactCopy(ctx.alloc(), content), replies, flow.client);
         }
     }
 
