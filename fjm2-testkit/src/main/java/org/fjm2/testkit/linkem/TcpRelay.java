@@ -3,6 +3,7 @@ package org.fjm2.testkit.linkem;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -248,8 +249,11 @@ public final class TcpRelay extends LinkEmulator {
         void endOfStream() {
             endDelivered = true;
             if (!connection.closed) {
-                destination.shutdownOutput();
-                connection.endOfStreamDelivered();
+                // Half-close only once every byte before the FIN is written: shutdownOutput fails pending writes.
+                destination.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
+                    destination.shutdownOutput();
+                    connection.endOfStreamDelivered();
+                });
             }
         }
 
