@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
         description = "FJM2: brokerless Jakarta Messaging over NORM reliable multicast (RFC 5740).",
         subcommands = {
                 NormCommand.class,
+                org.fjm2.testkit.linkem.LinkemCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Fjm2 implements Runnable {

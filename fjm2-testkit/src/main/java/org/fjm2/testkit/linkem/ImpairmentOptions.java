@@ -68,7 +68,8 @@ public final class ImpairmentOptions implements CommandLine.IModelTransformer {
     }
 
     private static OptionSpec option(String name, Impairment impairment, String description) {
-        OptionSpec.Builder b = OptionSpec.builder(name).description(description);
+        // picocli treats descriptions as format strings: a literal percent sign must be doubled.
+        OptionSpec.Builder b = OptionSpec.builder(name).description(description.replace("%", "%%"));
         if (impairment.isFlag()) {
             return b.arity("0").type(Boolean.class).build();
         }

@@ -132,7 +132,7 @@ public abstract class LinkEmulator implements AutoCloseable {
                 TimeUnit.NANOSECONDS);
         if (!statusInterval.isZero()) {
             long every = statusInterval.toNanos();
-            loop.scheduleAtFixedRate(() -> log.info("{}", statusLine()), every, every, TimeUnit.NANOSECONDS);
+            loop.scheduleAtFixedRate(new StatusReporter(), every, every, TimeUnit.NANOSECONDS);
         }
         log.info("linkem {} started: {} {} ({}), seed {}", name, mode(), endpoints(), NettyTransport.name(), seed);
         log.info("linkem {} forward: {}", name, forwardProfile.describe());
@@ -169,7 +169,7 @@ public abstract class LinkEmulator implements AutoCloseable {
 
     /** One line: mode, per-direction counters, link state. */
     public String statusLine() {
-        String line = "linkem " + name + " " + stats().statusLine();
+        String line = "linkem " + (name.equals(mode()) ? "" : name + " ") + stats().statusLine();
         long now = System.nanoTime();
         line += forward.isDown(now) ? " [forward DOWN]" : "";
         line += reverse.isDown(now) ? " [reverse DOWN]" : "";
@@ -213,6 +213,27 @@ public abstract class LinkEmulator implements AutoCloseable {
 
     /** Runs on the event loop once a second: subclasses expire idle state here. */
     void housekeeping() {
+    }
+
+    /** Logs the status line with each direction's delivered rate since the previous report. */
+    private final class StatusReporter implements Runnable {
+        private long lastNanos = System.nanoTime();
+        private long lastForwardBytes;
+        private long lastReverseBytes;
+
+        @Override
+        public void run() {
+            long now = System.nanoTime();
+            long forwardBytes = forward.counters().get(DirectionCounters.Counter.BYTES_OUT);
+            long reverseBytes = reverse.counters().get(DirectionCounters.Counter.BYTES_OUT);
+            double seconds = (now - lastNanos) / 1e9;
+            log.info("{} | now {}/s forward, {}/s reverse", statusLine(),
+                    Quantities.formatRate((long) ((forwardBytes - lastForwardBytes) * 8 / seconds)),
+                    Quantities.formatRate((long) ((reverseBytes - lastReverseBytes) * 8 / seconds)));
+            lastNanos = now;
+            lastForwardBytes = forwardBytes;
+            lastReverseBytes = reverseBytes;
+        }
     }
 
     // ---- the delay line, run by the event loop ----

@@ -23,13 +23,15 @@ import picocli.CommandLine.Option;
         modelTransformer = ImpairmentOptions.class,
         sortOptions = false,
         description = {
-            "Userspace link emulator: relays UDP, multicast or TCP between two sides and impairs each direction",
-            "(rate, delay, jitter, loss, burst loss, reordering, duplication, up/down schedule).",
-            "Impairment options apply both ways unless a --reverse-... option (or --reverse-perfect) sets the",
-            "reverse direction apart. Stops on Ctrl-C / SIGTERM and prints the final counters."},
+            "Userspace link emulator: relays UDP, multicast or TCP between two sides and impairs each direction"
+                + " (rate, delay, jitter, loss, burst loss, reordering, duplication, up/down schedule).",
+            "Impairment options apply both ways unless a --reverse-... option (or --reverse-perfect) sets the"
+                + " reverse direction apart. Prints a status line periodically; stops on Ctrl-C or SIGTERM and"
+                + " prints the final counters.",
+            ""},
         footer = {"", "Examples:",
-            "  fjm2 linkem --mode udp --listen :9000 --target 10.0.0.2:9000 --rate 10mbit --delay 40ms --loss 1% --seed 42",
-            "  fjm2 linkem --mode mcast --side-a 239.1.1.1:7001@lo --side-b 239.1.1.1:7002@lo --delay 25ms --ge 1%,30%,0,100%",
+            "  fjm2 linkem --mode udp --listen :9000 --target 127.0.0.1:9001 --rate 10mbit --delay 40ms --loss 1%% --seed 42",
+            "  fjm2 linkem --mode mcast --side-a 239.1.1.1:7001@lo --side-b 239.1.1.1:7002@lo --delay 25ms --ge 1%%,30%%,0,100%%",
             "  fjm2 linkem --mode tcp --listen :61617 --target 127.0.0.1:61616 --delay 50ms --updown 4s/2s"})
 public final class LinkemCommand implements Callable<Integer> {
 
@@ -86,8 +88,7 @@ public final class LinkemCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LinkEmulator.Builder<?, ?> builder = emulatorBuilder();
-        builder.name(mode).forward(ImpairmentOptions.forward(spec))
-                .reverse(ImpairmentOptions.reverse(spec, reversePerfect))
+        builder.name(mode).forward(forwardProfile()).reverse(reverseProfile())
                 .statusInterval(statusInterval == null ? DEFAULT_STATUS_INTERVAL : duration("--status-interval", statusInterval));
         if (seed != null) {
             builder.seed(seed);
@@ -108,6 +109,16 @@ public final class LinkemCommand implements Callable<Integer> {
             emulator.close();
         }
         return 0;
+    }
+
+    /** The forward profile the parsed options describe. */
+    LinkProfile forwardProfile() {
+        return ImpairmentOptions.forward(spec);
+    }
+
+    /** The reverse profile the parsed options describe. */
+    LinkProfile reverseProfile() {
+        return ImpairmentOptions.reverse(spec, reversePerfect);
     }
 
     private LinkEmulator.Builder<?, ?> emulatorBuilder() {
