@@ -89,6 +89,20 @@ public final class NetNs {
         return Exec.run(timeout, full);
     }
 
+    /**
+     * Whether {@code address} answers from inside {@code namespace}: one ICMP echo where {@code ping} is installed;
+     * otherwise a TCP connection to port 9 (discard), where a refusal, a reset sent by that host, proves the path
+     * both ways as well as an echo reply would.
+     */
+    public static boolean canReach(String namespace, String address) {
+        if (Exec.onPath("ping")) {
+            return exec(namespace, Duration.ofSeconds(10), "ping", "-c", "1", "-W", "2", address).ok();
+        }
+        ExecResult probe = exec(namespace, Duration.ofSeconds(10), "timeout", "3", "bash", "-c",
+                "exec 3<>/dev/tcp/" + address + "/9");
+        return probe.ok() || probe.stderr().contains("Connection refused");
+    }
+
     /** The names of all namespaces known to {@code ip netns} now. */
     public static List<String> list() {
         List<String> names = new ArrayList<>();

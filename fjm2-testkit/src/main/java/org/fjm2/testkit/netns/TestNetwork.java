@@ -234,17 +234,9 @@ public final class TestNetwork implements AutoCloseable {
         NetNs.exec(host.namespace(), Exec.DEFAULT_TIMEOUT, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward").orThrow();
     }
 
-    /**
-     * Whether {@code address} answers from {@code from}: one ICMP echo where {@code ping} is installed; otherwise
-     * a TCP connection to port 9, where a refusal (a reset from the host) proves the path both ways.
-     */
+    /** Whether {@code address} answers from {@code from}; see {@link NetNs#canReach}. */
     public boolean canReach(Host from, String address) {
-        if (Exec.onPath("ping")) {
-            return NetNs.exec(from.namespace(), Duration.ofSeconds(10), "ping", "-c", "1", "-W", "2", address).ok();
-        }
-        ExecResult probe = NetNs.exec(from.namespace(), Duration.ofSeconds(10), "timeout", "3", "bash", "-c",
-                "exec 3<>/dev/tcp/" + address + "/9");
-        return probe.ok() || probe.stderr().contains("Connection refused");
+        return NetNs.canReach(from.namespace(), address);
     }
 
     /**
