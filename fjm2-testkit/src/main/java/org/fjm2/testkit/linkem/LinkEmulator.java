@@ -81,6 +81,7 @@ public abstract class LinkEmulator implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long ignored;
     private volatile long sendErrors;
+    private volatile long kernelDrops = -1;
     private boolean inFlightBoundWarned;
 
     LinkEmulator(Builder<?, ?> b) {
@@ -128,7 +129,7 @@ public abstract class LinkEmulator implements AutoCloseable {
             close();
             throw e;
         }
-        loop.scheduleAtFixedRate(this::housekeeping, HOUSEKEEPING_INTERVAL_NANOS, HOUSEKEEPING_INTERVAL_NANOS,
+        loop.scheduleAtFixedRate(this::everySecond, HOUSEKEEPING_INTERVAL_NANOS, HOUSEKEEPING_INTERVAL_NANOS,
                 TimeUnit.NANOSECONDS);
         if (!statusInterval.isZero()) {
             long every = statusInterval.toNanos();
@@ -148,6 +149,7 @@ public abstract class LinkEmulator implements AutoCloseable {
         }
         if (!loop.isShuttingDown()) {
             loop.submit(() -> {
+                watchKernelDrops();
                 closeChannels();
                 releaseDelayLine();
             }).awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -164,7 +166,7 @@ public abstract class LinkEmulator implements AutoCloseable {
             throw new IllegalStateException("linkem " + name + " not started");
         }
         return new LinkStats(mode(), forward.counters().snapshot(FORWARD), reverse.counters().snapshot(REVERSE),
-                ignored, sendErrors, flowCount());
+                ignored, sendErrors, kernelDrops, flowCount());
     }
 
     /** One line: mode, per-direction counters, link state. */
@@ -213,6 +215,25 @@ public abstract class LinkEmulator implements AutoCloseable {
 
     /** Runs on the event loop once a second: subclasses expire idle state here. */
     void housekeeping() {
+    }
+
+    /** The mode's UDP sockets that receive, whose kernel drops are watched; none by default. */
+    List<Channel> receivingSockets() {
+        return List.of();
+    }
+
+    private void everySecond() {
+        housekeeping();
+        watchKernelDrops();
+    }
+
+    private void watchKernelDrops() {
+        long drops = SocketDrops.of(receivingSockets());
+        if (drops > kernelDrops) {
+            log.warn("linkem {}: the kernel dropped {} datagrams at linkem's sockets so far (receive buffers full:"
+                    + " linkem was too slow or not scheduled; raising net.core.rmem_max helps)", name, drops);
+        }
+        kernelDrops = Math.max(kernelDrops, drops);
     }
 
     /** Logs the status line with each direction's delivered rate since the previous report. */
@@ -278,9 +299,7 @@ public abstract class LinkEmulator implements AutoCloseable {
         d.recipient = recipient;
         d.counters = direction.counters();
         departures.add(d);
-        if (due < armedWakeNanos) {
-            arm(due);
-        }
+        wakeFor(due, System.nanoTime());
     }
 
     /** Sends every packet whose time has come; call after a batch of reads so zero-delay packets leave at once. */
@@ -299,8 +318,20 @@ public abstract class LinkEmulator implements AutoCloseable {
         }
         pendingFlush.clear();
         Departure head = departures.peek();
-        if (head != null && head.due < armedWakeNanos) {
-            arm(Math.max(head.due, now + timerResolutionNanos));
+        if (head != null) {
+            wakeFor(head.due, now);
+        }
+    }
+
+    /**
+     * Makes sure a wake-up comes by {@code due}, no sooner than one timer resolution from {@code now}, keeping at
+     * most one wake-up armed (a new one only when it must come earlier than the armed one).
+     */
+    private void wakeFor(long due, long now) {
+        long wake = Math.max(due, now + timerResolutionNanos);
+        if (wake < armedWakeNanos) {
+            armedWakeNanos = wake;
+            loop.schedule(wakeTask, wake - now, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -315,11 +346,6 @@ public abstract class LinkEmulator implements AutoCloseable {
             d.sink.flushPending = true;
             pendingFlush.add(d.sink);
         }
-    }
-
-    private void arm(long due) {
-        armedWakeNanos = due;
-        loop.schedule(wakeTask, Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     private void onWake() {

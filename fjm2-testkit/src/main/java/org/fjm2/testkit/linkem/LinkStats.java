@@ -9,10 +9,13 @@ package org.fjm2.testkit.linkem;
  * @param ignored    datagrams deliberately not relayed: the bridge's own re-emissions heard back through multicast
  *                   loopback, or datagrams from senders over the client limit
  * @param sendErrors socket writes that failed (e.g. ICMP port unreachable from a target that is not listening)
+ * @param kernelDrops datagrams the kernel dropped at the emulator's receiving sockets because their buffers were
+ *                   full (they never reached the counters above), as of the last once-a-second check; -1 where
+ *                   this cannot be read (not Linux, or the NIO transport)
  * @param flows      client flows (UDP) or connections (TCP) open at the time
  */
 public record LinkStats(String mode, DirectionStats forward, DirectionStats reverse, long ignored, long sendErrors,
-                        int flows) {
+                        long kernelDrops, int flows) {
 
     /** One line with both directions, e.g. for a periodic status log. */
     public String statusLine() {
@@ -23,6 +26,9 @@ public record LinkStats(String mode, DirectionStats forward, DirectionStats reve
         }
         if (ignored > 0) {
             sb.append(" | ignored ").append(ignored);
+        }
+        if (kernelDrops > 0) {
+            sb.append(" | kernel drops ").append(kernelDrops);
         }
         if (sendErrors > 0) {
             sb.append(" | send errors ").append(sendErrors);

@@ -36,7 +36,7 @@ public final class LinkemThroughput implements Callable<Integer> {
         public String toString() {
             return String.format(java.util.Locale.ROOT, "offered %s, received %.1f Mbit/s, %d of %d datagrams (%.3f%% lost); %s",
                     Quantities.formatRate(offeredBitsPerSecond), receivedBitsPerSecond / 1e6, received, sent,
-                    lossFraction() * 100, stats.forward().statusLine());
+                    lossFraction() * 100, stats.statusLine());
         }
     }
 

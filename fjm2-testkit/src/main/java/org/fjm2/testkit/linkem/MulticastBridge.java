@@ -11,6 +11,7 @@ import io.netty.channel.socket.DatagramChannel;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 
 /**
  * Multicast bridge mode: datagrams arriving on side A's group are re-emitted on side B's group (forward) and
@@ -111,6 +112,11 @@ public final class MulticastBridge extends LinkEmulator {
         DatagramChannel channel = (DatagramChannel) awaitChannel(b.bind(side.group()), "cannot bind to " + side);
         await(channel.joinGroup(side.group(), side.networkInterface()), "cannot join " + side);
         return channel;
+    }
+
+    @Override
+    List<Channel> receivingSockets() {
+        return receiveA == null || receiveB == null ? List.of() : List.of(receiveA, receiveB);
     }
 
     @Override

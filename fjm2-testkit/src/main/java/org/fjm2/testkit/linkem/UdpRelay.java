@@ -113,6 +113,17 @@ public final class UdpRelay extends LinkEmulator {
     }
 
     @Override
+    List<Channel> receivingSockets() {
+        List<Channel> sockets = new ArrayList<>();
+        sockets.add(listenChannel);
+        flows.values().forEach(flow -> sockets.add(flow.channel));
+        if (sharedFlow != null) {
+            sockets.add(sharedFlow.channel);
+        }
+        return sockets;
+    }
+
+    @Override
     void housekeeping() {
         long now = System.nanoTime();
         List<ClientFlow> idle = new ArrayList<>();
