@@ -88,7 +88,7 @@ public final class LinkemCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LinkEmulator.Builder<?, ?> builder = emulatorBuilder();
-        builder.name(mode).forward(forwardProfile()).reverse(reverseProfile())
+        builder.name(mode.toLowerCase(Locale.ROOT)).forward(forwardProfile()).reverse(reverseProfile())
                 .statusInterval(statusInterval == null ? DEFAULT_STATUS_INTERVAL : duration("--status-interval", statusInterval));
         if (seed != null) {
             builder.seed(seed);

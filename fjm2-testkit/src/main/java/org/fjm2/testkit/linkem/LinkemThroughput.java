@@ -65,6 +65,7 @@ public final class LinkemThroughput implements Callable<Integer> {
     }
 
     /** Offers {@code size}-byte datagrams at {@code bitsPerSecond} for {@code duration} through a relay with {@code profile}. */
+    @SuppressWarnings("try") // the receiver is closed early on purpose, to end the reading thread
     public static Result measure(long bitsPerSecond, int size, LinkProfile profile, Duration duration)
             throws IOException, InterruptedException {
         InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);

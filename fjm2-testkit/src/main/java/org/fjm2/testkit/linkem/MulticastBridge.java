@@ -80,7 +80,7 @@ public final class MulticastBridge extends LinkEmulator {
         return new Bootstrap().group(group).channelFactory(NettyTransport.datagramChannels())
                 .option(ChannelOption.SO_RCVBUF, DEFAULT_SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, DEFAULT_SOCKET_BUFFER_BYTES)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES));
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES));
     }
 
     /** A socket on its own ephemeral port, connected to the side's group: its port marks the bridge's datagrams. */

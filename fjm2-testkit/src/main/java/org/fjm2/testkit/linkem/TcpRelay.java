@@ -98,7 +98,7 @@ public final class TcpRelay extends LinkEmulator {
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.RCVBUF_ALLOCATOR, chunkAllocator())
+                .childOption(ChannelOption.RECVBUF_ALLOCATOR, chunkAllocator())
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -147,7 +147,7 @@ public final class TcpRelay extends LinkEmulator {
                     .option(ChannelOption.AUTO_READ, false)
                     .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                     .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, chunkAllocator())
+                    .option(ChannelOption.RECVBUF_ALLOCATOR, chunkAllocator())
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
                     .handler(new SideHandler(this, false));
             ChannelFuture connect = b.connect(target);

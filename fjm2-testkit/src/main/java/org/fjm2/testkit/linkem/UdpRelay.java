@@ -96,7 +96,7 @@ public final class UdpRelay extends LinkEmulator {
         return new Bootstrap().group(group).channelFactory(NettyTransport.datagramChannels())
                 .option(ChannelOption.SO_RCVBUF, DEFAULT_SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, DEFAULT_SOCKET_BUFFER_BYTES)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES));
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES));
     }
 
     @Override

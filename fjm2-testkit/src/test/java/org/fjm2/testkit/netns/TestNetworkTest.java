@@ -51,6 +51,7 @@ class TestNetworkTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the receiver in LAN B is closed early so that all its output can be read
     void unicastCrossesTheRouterButMulticastStaysInItsLan() throws Exception {
         try (JavaProcess sameLan = net.host("a2").startJava(UdpProbe.class,
                 "receive", "--port", String.valueOf(PORT), "--group", GROUP, "--interface", "eth0");
