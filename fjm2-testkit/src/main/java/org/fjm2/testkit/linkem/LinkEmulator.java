@@ -229,7 +229,7 @@ public abstract class LinkEmulator implements AutoCloseable {
 
     private void watchKernelDrops() {
         long drops = SocketDrops.of(receivingSockets());
-        if (drops > kernelDrops) {
+        if (drops > Math.max(0, kernelDrops)) {
             log.warn("linkem {}: the kernel dropped {} datagrams at linkem's sockets so far (receive buffers full:"
                     + " linkem was too slow or not scheduled; raising net.core.rmem_max helps)", name, drops);
         }
