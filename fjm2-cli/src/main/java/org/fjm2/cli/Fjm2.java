@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 NormCommand.class,
                 org.fjm2.cli.admin.AdminCommand.class,
+                org.fjm2.testkit.linkem.LinkemCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Fjm2 implements Runnable {
