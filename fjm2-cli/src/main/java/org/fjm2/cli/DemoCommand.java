@@ -65,6 +65,7 @@ public final class DemoCommand implements Callable<Integer> {
         CountDownLatch done = new CountDownLatch(receivers);
         AtomicLong delivered = new AtomicLong();
         AtomicLong lost = new AtomicLong();
+        java.util.Map<LossReason, Integer> reasons = new java.util.concurrent.ConcurrentHashMap<>();
         System.out.printf("FJM2 demo: 1 sender -> %d receivers on %s (%s), %d objects of %d bytes, %.1f%% loss at "
                 + "each receiver (seed %d)%n", receivers, group, interfaceName, objects, size, lossPercent, seed);
         try {
@@ -86,6 +87,10 @@ public final class DemoCommand implements Callable<Integer> {
                     @Override
                     public void onObjectLost(RemoteSenderInfo sender, int objectId, LossReason reason) {
                         lost.incrementAndGet();
+                        reasons.merge(reason, 1, Integer::sum);
+                        if (++count[0] == objects) {
+                            done.countDown();
+                        }
                     }
                 }, seed + 100 + r));
             }
@@ -99,9 +104,9 @@ public final class DemoCommand implements Callable<Integer> {
                     long now = System.nanoTime();
                     if (now - lastPrint > 1_000_000_000L) {
                         lastPrint = now;
-                        System.out.printf("  %5.1f s  sent %d/%d, delivered %d of %d, repairs %d%n",
+                        System.out.printf("  %5.1f s  sent %d/%d, delivered %d of %d, repairs %d, grtt %.1f ms%n",
                                 (now - start) / 1e9, i + 1, objects, delivered.get(), (long) objects * receivers,
-                                tx.counters().get(Counter.REPAIRS_SENT));
+                                tx.counters().get(Counter.REPAIRS_SENT), tx.sender().grttSeconds() * 1e3);
                     }
                 }
                 boolean ok = done.await(120, TimeUnit.SECONDS);
@@ -110,7 +115,7 @@ public final class DemoCommand implements Callable<Integer> {
                 long dropped = rx.stream().mapToLong(s -> s.counters().get(Counter.RX_LOSS_INJECTED)).sum();
                 System.out.printf("%n%-28s %12s%n", "", "value");
                 row("objects delivered", delivered.get() + " of " + (long) objects * receivers);
-                row("objects lost", String.valueOf(lost.get()));
+                row("objects lost", lost.get() + (reasons.isEmpty() ? "" : " " + reasons));
                 row("time", String.format("%.2f s", seconds));
                 row("throughput per receiver", String.format("%.1f MB/s, %.0f objects/s",
                         (double) objects * size / seconds / 1e6, objects / seconds));

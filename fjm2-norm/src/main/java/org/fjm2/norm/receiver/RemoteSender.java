@@ -101,7 +101,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         this.instanceId = instanceId;
         this.address = address;
         this.decoder = decoder;
-        int capacity = Integer.highestOneBit(config.rxWindowObjects() * 2 - 1);
+        int capacity = Integer.highestOneBit(config.rxWindowObjects() * 2 - 1) * 2;
         this.slots = new RxObject[capacity];
         this.slotMask = capacity - 1;
         this.missingRequestedByOthers = new long[(capacity + 63) >>> 6];
@@ -171,7 +171,7 @@ public final class RemoteSender implements RemoteSenderInfo {
             ctx.counters().increment(Counter.DUPLICATE_SEGMENTS);     // already released
             return;
         }
-        if (age >= slots.length / 2) {
+        if (age >= config.rxWindowObjects()) {
             overrun(objectId);
         }
         RxObject object = slot(objectId);
@@ -442,7 +442,8 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     /** Reports lost every object id from the release point up to (excluding) {@code untilId}. */
     private void loseUntil(int untilId, LossReason reason) {
-        while (nextReleaseId != untilId) {
+        // Releasing may run past untilId (complete objects after a lost one go too), so compare by distance.
+        while (isAhead(untilId, nextReleaseId)) {
             RxObject o = slot(nextReleaseId);
             int id = nextReleaseId;
             if (o == null) {
@@ -466,9 +467,15 @@ public final class RemoteSender implements RemoteSenderInfo {
         release();
     }
 
+    /** Whether object id {@code a} comes after {@code b} (16-bit serial arithmetic). */
+    private static boolean isAhead(int a, int b) {
+        int d = (a - b) & 0xFFFF;
+        return d != 0 && d < 0x8000;
+    }
+
     /** A new object id would not fit in the window: give up the oldest objects to make room. */
     private void overrun(int objectId) {
-        int keep = slots.length / 2 - 1;
+        int keep = config.rxWindowObjects() - 1;
         int until = (objectId - keep) & 0xFFFF;
         loseUntil(until, LossReason.RECEIVER_OVERRUN);
     }
@@ -752,6 +759,10 @@ public final class RemoteSender implements RemoteSenderInfo {
                     response / 1_000_000L, response % 1_000_000L);
             feedback.headerLength(FeedbackFlyweight.HEADER_LENGTH);
             nackPacket.writerIndex(nackPacket.writerIndex() + length);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: NACK #{} with {} bytes of requests (release point {}, position {}/{}/{})", this,
+                        nacksThisCycle, writer.length(), nextReleaseId, posObject, posBlock, posSymbol);
+            }
             sendFeedback(nackPacket);
             ctx.counters().increment(Counter.NACKS_SENT);
             nacksThisCycle++;

@@ -50,10 +50,6 @@ public final class NormSender {
     static final int FEC_M = 8;
     /** SQUELCH repetitions announcing the first object id of a new sender instance. */
     static final int START_SQUELCHES = 5;
-    /** Repair cycles after which a sent object may be evicted even while receivers still NACK it. */
-    static final int MAX_HOLD_CYCLES = 20;
-    /** Lower bound of that limit. */
-    static final long MIN_MAX_HOLD_NANOS = 1_000_000_000L;
 
     private final NormContext ctx;
     private final NormConfig config;
@@ -103,8 +99,9 @@ public final class NormSender {
     private int ccSequence;
     private long lastTransmitNanos;
 
-    // Positive acknowledgement (watermark) round.
-    private AckRound ackRound;
+    // Receiver progress: watermark rounds and tracked receivers (flow control, and user acknowledgement requests).
+    private final Acknowledgements acks = new Acknowledgements(true);
+    private boolean flushDue;
 
     private final ObjectMessageFlyweight dataMessage = new ObjectMessageFlyweight();
     private final CommandFlyweight command = new CommandFlyweight();
@@ -242,6 +239,7 @@ public final class NormSender {
      */
     public long transmit(long now) {
         drainInbox();
+        maybeStartRound(now);
         if (needsRoom()) {
             evict(now);
         }
@@ -265,7 +263,7 @@ public final class NormSender {
     }
 
     private boolean hasWork() {
-        return probeDue || squelchDue || eotDue || firstPending() != null || hasQueued();
+        return probeDue || squelchDue || eotDue || flushDue || firstPending() != null || hasQueued();
     }
 
     private boolean hasQueued() {
@@ -284,7 +282,7 @@ public final class NormSender {
         }
         int[] request;
         while ((request = ackRequests.poll()) != null) {
-            startAckRound(request);
+            startUserRequest(request);
         }
     }
 
@@ -305,6 +303,13 @@ public final class NormSender {
         if (eotDue) {
             eotDue = false;
             return sendEot();
+        }
+        if (flushDue) {
+            flushDue = false;
+            int bytes = sendFlush();
+            if (bytes > 0) {
+                return bytes;
+            }
         }
         TxObject object = firstPending();
         if (object == null) {
@@ -388,8 +393,8 @@ public final class NormSender {
         setSlot(pendingSlots, object.objectId);
         ctx.counters().increment(Counter.OBJECTS_ENQUEUED);
         ctx.listener().onTxObjectStarted(object.ticket, object.objectId);
-        if (ackRound != null && ackRound.objectId < 0 && ackRound.ticket == object.ticket) {
-            ackRound.objectId = object.objectId;
+        if (acks.userRequested() && acks.userTicket() == object.ticket) {
+            acks.userObject(object.objectId);
         }
         return object;
     }
@@ -577,40 +582,39 @@ public final class NormSender {
         return finishCommand(packet, CommandFlyweight.SHORT_HEADER_LENGTH);
     }
 
-    private void sendFlush() {
+    /**
+     * Sends a NORM_CMD(FLUSH): during a watermark round at the round's object with the receivers it waits for,
+     * otherwise at the newest object (end of transmission). Returns the datagram length, 0 when nothing was sent.
+     */
+    private int sendFlush() {
+        boolean round = acks.roundActive();
         int objectId;
-        TxObject last;
-        boolean watermark = ackRound != null && ackRound.objectId >= 0 && find(ackRound.objectId) != null;
-        if (watermark) {
-            objectId = ackRound.objectId;
+        if (round) {
+            objectId = acks.roundObject();
         } else if (windowCount > 0) {
             objectId = (nextObjectId - 1) & 0xFFFF;
         } else {
-            return;
+            return 0;
         }
-        last = find(objectId);
+        TxObject last = find(objectId);
         if (last == null) {
-            return;
+            return 0;
         }
-        int nodes = watermark ? ackRound.unacknowledgedCount() : 0;
-        ByteBuf packet = ctx.output().allocate(64 + 4 * nodes);
+        List<Integer> nodes = round ? acks.pendingNodes() : List.of();
+        int maxNodes = Math.max(1, config.segmentSize() / 4);
+        ByteBuf packet = ctx.output().allocate(64 + 4 * Math.min(nodes.size(), maxNodes));
         startCommand(packet, NormWire.CMD_FLUSH);
         int finalBlock = (int) last.partition.finalBlock();
         int k = last.partition.blockLength(finalBlock);
         int header = command.writeObjectPosition(FEC_ID, FEC_M, objectId, finalBlock, k - 1, k);
         command.headerLength(header);
         int length = header;
-        if (watermark) {
-            for (Map.Entry<Integer, Boolean> e : ackRound.nodes.entrySet()) {
-                if (!e.getValue()) {
-                    packet.setInt(packet.writerIndex() + length, e.getKey());
-                    length += 4;
-                }
-            }
+        for (int i = 0; i < nodes.size() && i < maxNodes; i++) {
+            packet.setInt(packet.writerIndex() + length, nodes.get(i));
+            length += 4;
         }
         ctx.counters().increment(Counter.FLUSHES_SENT);
-        int bytes = finishCommand(packet, length);
-        rate.onSent(bytes, ctx.nanoTime());
+        return finishCommand(packet, length);
     }
 
     // ---- idle, flush, probe --------------------------------------------------------------------------------------
@@ -619,15 +623,60 @@ public final class NormSender {
         if (!idle) {
             idle = true;
             flushCount = 0;
+            // End of transmission: the flushes ask tracked receivers to acknowledge the newest object.
+            if (!acks.roundActive() && acks.hasReceivers() && windowCount > 0) {
+                int newest = (nextObjectId - 1) & 0xFFFF;
+                if (!acks.acknowledged(newest)) {
+                    acks.startRound(newest, config.robustFactor());
+                }
+            }
             scheduleFlush(now);
         }
         if (!idleReported && queuedObjects.get() == 0) {
             idleReported = true;
             ctx.listener().onTransmitIdle();
         }
-        if (ackRound != null && ackRound.objectId >= 0 && !flushTimer.isActive() && ackRound.flushesLeft > 0) {
+        if (acks.roundActive() && !flushTimer.isActive()) {
             scheduleFlush(now);
         }
+    }
+
+    /**
+     * Starts a watermark round when one is needed and none runs: a user's acknowledgement request whose object has
+     * been sent, or (flow control) room is needed and tracked receivers have not acknowledged the oldest object.
+     */
+    private void maybeStartRound(long now) {
+        if (acks.roundActive()) {
+            return;
+        }
+        if (acks.userRequested() && acks.userObject() >= 0) {
+            TxObject target = find(acks.userObject());
+            if (target != null && target.firstPassDone) {
+                acks.startRound(target.objectId, config.robustFactor());
+                flushDue = true;
+                scheduleFlush(now);
+                return;
+            }
+        }
+        if (acks.hasReceivers() && needsRoom() && windowCount > 0 && !acks.acknowledged(oldestId)) {
+            TxObject newestSent = newestSent();
+            if (newestSent != null) {
+                acks.startRound(newestSent.objectId, config.robustFactor());
+                flushDue = true;
+                scheduleFlush(now);
+            }
+        }
+    }
+
+    /** The newest object whose first transmission is complete, or null. */
+    private TxObject newestSent() {
+        for (int i = windowCount - 1; i >= 0; i--) {
+            TxObject o = slots[(oldestId + i) & slotMask];
+            if (o.firstPassDone) {
+                return o;
+            }
+        }
+        return null;
     }
 
     private void scheduleFlush(long now) {
@@ -637,28 +686,39 @@ public final class NormSender {
 
     private void onFlushTimer() {
         long now = ctx.nanoTime();
-        if (!idle || hasWork()) {
-            return;
-        }
-        boolean watermark = ackRound != null && ackRound.objectId >= 0;
-        if (watermark) {
-            if (ackRound.flushesLeft-- > 0) {
-                sendFlush();
+        if (acks.roundActive()) {
+            if (acks.takeFlush()) {
+                flushDue = true;
+                ctx.wakeTransmitter();
                 scheduleFlush(now);
             } else {
-                finishAckRound();
+                acks.expireRound();
+                reportUserRound();
+                ctx.wakeTransmitter();      // room may be needed: the next round starts from the transmit loop
             }
+            return;
+        }
+        if (!idle || hasWork()) {
             return;
         }
         if (flushCount < config.robustFactor()) {
             flushCount++;
-            sendFlush();
+            flushDue = true;
+            ctx.wakeTransmitter();
             scheduleFlush(now);
         }
     }
 
+    private void reportUserRound() {
+        if (acks.userDone()) {
+            long ticket = acks.userTicket();
+            int objectId = acks.userObject();
+            ctx.listener().onAcknowledgementComplete(new AckResult(ticket, objectId, acks.takeUserResult()));
+        }
+    }
+
     private void onProbeTimer() {
-        if (!dataSinceProbe && idle && flushCount >= config.robustFactor()) {
+        if (!dataSinceProbe && idle) {
             probeIntervalNanos = config.probeIntervalMin().toNanos();
             return;     // quiet: resume probing when data flows again
         }
@@ -682,6 +742,7 @@ public final class NormSender {
         if (nack.instanceId() != instanceId) {
             return;
         }
+        acks.heardFrom(nack.sourceId());
         updateRtt(nack);
         long now = ctx.nanoTime();
         int start = nack.payloadIndex();
@@ -953,6 +1014,10 @@ public final class NormSender {
             }
         }
         holdoff = true;
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("repairs activated; first pending object {}, grtt {} ms", firstPending() == null ? -1
+                    : firstPending().objectId, grtt.advertised() * 1e3);
+        }
         ctx.timers().schedule(repairTimer, ctx.nanoTime() + grtt.advertisedNanos());
         ctx.wakeTransmitter();
     }
@@ -964,17 +1029,17 @@ public final class NormSender {
             return;
         }
         updateRtt(ack);
-        if (ack.ackType() == NormWire.ACK_FLUSH && ackRound != null && ackRound.objectId >= 0) {
-            if (ack.ackFlushFecId() != FEC_ID || ack.ackFlushObjectId() != ackRound.objectId) {
+        if (ack.ackType() == NormWire.ACK_FLUSH) {
+            if (ack.ackFlushFecId() != FEC_ID) {
                 return;
             }
-            Boolean acked = ackRound.nodes.get(ack.sourceId());
-            if (acked != null && !acked) {
-                ackRound.nodes.put(ack.sourceId(), Boolean.TRUE);
-                if (ackRound.unacknowledgedCount() == 0) {
-                    finishAckRound();
-                }
+            boolean ended = acks.onAck(ack.sourceId(), ack.ackFlushObjectId());
+            reportUserRound();
+            if (ended) {
+                ctx.wakeTransmitter();
             }
+        } else {
+            acks.heardFrom(ack.sourceId());
         }
     }
 
@@ -991,31 +1056,23 @@ public final class NormSender {
 
     // ---- positive acknowledgement ----------------------------------------------------------------------------------
 
-    private void startAckRound(int[] request) {
-        if (ackRound != null) {
-            finishAckRound();
+    private void startUserRequest(int[] request) {
+        if (acks.userRequested()) {
+            ctx.listener().onAcknowledgementComplete(new AckResult(acks.userTicket(), acks.userObject(),
+                    acks.takeUserResult()));
         }
         long ticket = ((long) request[0] << 32) | (request[1] & 0xFFFFFFFFL);
-        Map<Integer, Boolean> nodes = new LinkedHashMap<>();
-        for (int i = 2; i < request.length; i++) {
-            nodes.put(request[i], Boolean.FALSE);
-        }
-        ackRound = new AckRound(ticket, nodes, config.robustFactor());
+        int[] nodes = java.util.Arrays.copyOfRange(request, 2, request.length);
+        acks.requestUser(ticket, nodes);
         for (int i = 0; i < windowCount; i++) {
             TxObject object = slots[(oldestId + i) & slotMask];
             if (object.ticket == ticket) {
-                ackRound.objectId = object.objectId;
+                acks.userObject(object.objectId);
             }
         }
-        if (nodes.isEmpty()) {
-            finishAckRound();
+        if (nodes.length == 0) {
+            ctx.listener().onAcknowledgementComplete(new AckResult(ticket, acks.userObject(), acks.takeUserResult()));
         }
-    }
-
-    private void finishAckRound() {
-        AckRound round = ackRound;
-        ackRound = null;
-        ctx.listener().onAcknowledgementComplete(new AckResult(round.ticket, round.objectId, Map.copyOf(round.nodes)));
     }
 
     // ---- cache eviction ------------------------------------------------------------------------------------------
@@ -1023,16 +1080,23 @@ public final class NormSender {
     /** Gives up the oldest quiescent objects while an application thread waits for room. */
     private void evict(long now) {
         long hold = holdNanos();
-        long maxHold = maxHoldNanos();
+        long maxHold = config.maxHold().toNanos();
         while (windowCount > 0 && needsRoom()) {
             TxObject oldest = slots[oldestId & slotMask];
-            if (!oldest.firstPassDone || (ackRound != null && ackRound.objectId == oldest.objectId)) {
+            if (!oldest.firstPassDone || (acks.userRequested() && acks.userObject() == oldest.objectId)) {
                 return;
             }
             long forcedAt = oldest.firstPassEndNanos + maxHold;
             if (forcedAt - now > 0) {
-                long quietUntil = oldest.lastActivityNanos + hold;
                 boolean busy = oldest.hasPending() || oldest.hasRepairs;
+                long quietUntil;
+                if (acks.hasReceivers()) {
+                    // Tracked receivers say when they are done; a short quiet time covers late NACKs in flight.
+                    busy |= !acks.acknowledged(oldest.objectId);
+                    quietUntil = oldest.lastActivityNanos + 2 * grtt.advertisedNanos();
+                } else {
+                    quietUntil = oldest.lastActivityNanos + hold;
+                }
                 if (busy || quietUntil - now > 0) {
                     long retry = busy ? forcedAt : Math.min(quietUntil, forcedAt);
                     if (!evictTimer.isActive() || evictTimer.deadlineNanos() - retry > 0) {
@@ -1040,6 +1104,9 @@ public final class NormSender {
                     }
                     return;
                 }
+            } else if (acks.hasReceivers() && !acks.acknowledged(oldest.objectId)) {
+                LOG.warn("object {} evicted {} ms after it was sent, before every receiver acknowledged it",
+                        oldest.objectId, maxHold / 1_000_000);
             }
             purgeOldest();
         }
@@ -1050,15 +1117,8 @@ public final class NormSender {
      * receiver repair cycle (back-off B*GRTT, hold-off (B+2)*GRTT, our aggregation (B+1)*GRTT).
      */
     private long holdNanos() {
-        return (long) (config.holdFactor() * grtt.advertisedNanos() * (3.0 * backoffFactor + 3));
-    }
-
-    /**
-     * Longest an object is held for repairs once sent, while an application thread waits for room: a receiver that
-     * keeps asking for data it never gets (deaf, or far too slow) must not stall the sender for ever.
-     */
-    private long maxHoldNanos() {
-        return Math.max(MIN_MAX_HOLD_NANOS, (long) (MAX_HOLD_CYCLES * grtt.advertisedNanos() * (3.0 * backoffFactor + 3)));
+        return Math.max(config.holdMin().toNanos(),
+                (long) (config.holdFactor() * grtt.advertisedNanos() * (3.0 * backoffFactor + 3)));
     }
 
     private void purgeOldest() {
@@ -1099,7 +1159,11 @@ public final class NormSender {
 
     /** Whether the end-of-transmission FLUSH repetitions are done (or a watermark round ended). */
     public boolean flushed() {
-        return isIdle() && flushCount >= config.robustFactor() && ackRound == null;
+        if (!isIdle() || acks.roundActive() || acks.userRequested()) {
+            return false;
+        }
+        return flushCount >= config.robustFactor()
+                || (acks.hasReceivers() && windowCount > 0 && acks.acknowledged((nextObjectId - 1) & 0xFFFF));
     }
 
     /** Sends NORM_CMD(EOT) at the next opportunity (graceful shutdown). */
@@ -1127,8 +1191,9 @@ public final class NormSender {
             windowCount--;
             oldest.recycle();
         }
-        if (ackRound != null) {
-            finishAckRound();
+        if (acks.userRequested()) {
+            ctx.listener().onAcknowledgementComplete(new AckResult(acks.userTicket(), acks.userObject(),
+                    acks.takeUserResult()));
         }
         LOG.debug("sender {} closed", Integer.toUnsignedString(ctx.nodeId()));
     }
@@ -1140,30 +1205,6 @@ public final class NormSender {
             if (info != null) {
                 info.release();
             }
-        }
-    }
-
-    /** State of one watermark acknowledgement round. */
-    private static final class AckRound {
-        final long ticket;
-        final Map<Integer, Boolean> nodes;
-        int objectId = -1;
-        int flushesLeft;
-
-        AckRound(long ticket, Map<Integer, Boolean> nodes, int flushes) {
-            this.ticket = ticket;
-            this.nodes = nodes;
-            this.flushesLeft = flushes;
-        }
-
-        int unacknowledgedCount() {
-            int n = 0;
-            for (Boolean b : nodes.values()) {
-                if (!b) {
-                    n++;
-                }
-            }
-            return n;
         }
     }
 

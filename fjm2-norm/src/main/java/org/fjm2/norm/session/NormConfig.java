@@ -48,6 +48,17 @@ public final class NormConfig {
      * blocks instead of evicting.
      */
     public static final double DEFAULT_HOLD_FACTOR = 3.0;
+    /**
+     * Lower bound of that hold time: receivers that lag (busy CPU, deep socket queues) NACK late, and the GRTT
+     * estimate catches up with their lag only at the next probe.
+     */
+    public static final Duration DEFAULT_HOLD_MIN = Duration.ofMillis(500);
+    /**
+     * Longest a sent object is kept for a receiver that has not acknowledged it, while the application waits for
+     * room: a receiver that cannot keep up (or hears nothing) then loses the object, and is told so, instead of
+     * stalling every other receiver for ever.
+     */
+    public static final Duration DEFAULT_MAX_HOLD = Duration.ofSeconds(10);
     /** FLUSH repetitions at the end of transmission (RFC 5740 robust factor). */
     public static final int DEFAULT_ROBUST_FACTOR = 20;
     /** Largest object a sender accepts and a receiver reassembles. */
@@ -66,13 +77,16 @@ public final class NormConfig {
     public static final int DEFAULT_GROUP_SIZE = 1000;
     /** First interval between GRTT probes (NORM_CMD(CC)); it grows by half each probe up to the maximum. */
     public static final Duration DEFAULT_PROBE_INTERVAL_MIN = Duration.ofMillis(500);
-    public static final Duration DEFAULT_PROBE_INTERVAL_MAX = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_PROBE_INTERVAL_MAX = Duration.ofSeconds(5);
 
     // ---- receiver ------------------------------------------------------------------------------------------------
     /** Bytes of incomplete objects a receiver holds per remote sender before it gives the oldest up (reported). */
     public static final long DEFAULT_RX_BUFFER_BYTES = 256L * 1024 * 1024;
-    /** Objects per remote sender a receiver tracks ahead of its oldest incomplete one. */
-    public static final int DEFAULT_RX_WINDOW_OBJECTS = 2048;
+    /**
+     * Objects per remote sender a receiver tracks ahead of its oldest incomplete one; keep it above the senders'
+     * cache size in objects, or a receiver gives up objects the sender could still repair.
+     */
+    public static final int DEFAULT_RX_WINDOW_OBJECTS = 8192;
     /** A remote sender silent this long is gone: its incomplete objects are reported lost and its state freed. */
     public static final Duration DEFAULT_SENDER_TIMEOUT = Duration.ofSeconds(10);
 
@@ -95,6 +109,8 @@ public final class NormConfig {
     private final long txCacheBytes;
     private final int txCacheObjects;
     private final double holdFactor;
+    private final Duration holdMin;
+    private final Duration maxHold;
     private final int robustFactor;
     private final int maxObjectSize;
     private final Duration grttInitial;
@@ -131,6 +147,8 @@ public final class NormConfig {
         this.txCacheBytes = b.txCacheBytes;
         this.txCacheObjects = b.txCacheObjects;
         this.holdFactor = b.holdFactor;
+        this.holdMin = b.holdMin;
+        this.maxHold = b.maxHold;
         this.robustFactor = b.robustFactor;
         this.maxObjectSize = b.maxObjectSize;
         this.grttInitial = b.grttInitial;
@@ -172,6 +190,8 @@ public final class NormConfig {
         b.txCacheBytes = txCacheBytes;
         b.txCacheObjects = txCacheObjects;
         b.holdFactor = holdFactor;
+        b.holdMin = holdMin;
+        b.maxHold = maxHold;
         b.robustFactor = robustFactor;
         b.maxObjectSize = maxObjectSize;
         b.grttInitial = grttInitial;
@@ -213,6 +233,8 @@ public final class NormConfig {
     public long txCacheBytes() { return txCacheBytes; }
     public int txCacheObjects() { return txCacheObjects; }
     public double holdFactor() { return holdFactor; }
+    public Duration holdMin() { return holdMin; }
+    public Duration maxHold() { return maxHold; }
     public int robustFactor() { return robustFactor; }
     public int maxObjectSize() { return maxObjectSize; }
     public Duration grttInitial() { return grttInitial; }
@@ -260,6 +282,8 @@ public final class NormConfig {
         private long txCacheBytes = DEFAULT_TX_CACHE_BYTES;
         private int txCacheObjects = DEFAULT_TX_CACHE_OBJECTS;
         private double holdFactor = DEFAULT_HOLD_FACTOR;
+        private Duration holdMin = DEFAULT_HOLD_MIN;
+        private Duration maxHold = DEFAULT_MAX_HOLD;
         private int robustFactor = DEFAULT_ROBUST_FACTOR;
         private int maxObjectSize = DEFAULT_MAX_OBJECT_SIZE;
         private Duration grttInitial = DEFAULT_GRTT_INITIAL;
@@ -305,6 +329,8 @@ public final class NormConfig {
         public Builder txCacheBytes(long v) { this.txCacheBytes = v; return this; }
         public Builder txCacheObjects(int v) { this.txCacheObjects = v; return this; }
         public Builder holdFactor(double v) { this.holdFactor = v; return this; }
+        public Builder holdMin(Duration v) { this.holdMin = v; return this; }
+        public Builder maxHold(Duration v) { this.maxHold = v; return this; }
         public Builder robustFactor(int v) { this.robustFactor = v; return this; }
         public Builder maxObjectSize(int v) { this.maxObjectSize = v; return this; }
         public Builder grttInitial(Duration v) { this.grttInitial = v; return this; }
@@ -349,6 +375,8 @@ public final class NormConfig {
             require(txCacheBytes >= maxObjectSize || txCacheBytes >= 1024 * 1024, "txCacheBytes",
                     "must hold at least one maximum-size object or 1 MiB");
             require(holdFactor >= 0, "holdFactor", "must be >= 0");
+            require(!holdMin.isNegative(), "holdMin", "must be >= 0");
+            require(maxHold.compareTo(holdMin) >= 0, "maxHold", "must be >= holdMin");
             require(robustFactor >= 1, "robustFactor", "must be >= 1");
             require(!grttMin.isNegative() && grttMin.compareTo(grttMax) <= 0, "grttMin", "must be <= grttMax");
             require(grttInitial.compareTo(grttMin) >= 0 && grttInitial.compareTo(grttMax) <= 0,

@@ -27,7 +27,8 @@ class UnrecoverableObjectTest {
                      .rxLoss(LossInjector.matching(LossPredicates.objectsRelativeToFirst(5, 10))).build(), deaf, 1);
              NormSession healthyRx = NormSession.open(base.toBuilder().nodeId(32).build(), healthy, 2);
              NormSession tx = NormSession.open(base.toBuilder().nodeId(30).txCacheObjects(4)
-                     .txCacheBytes(1024 * 1024).maxObjectSize(1024 * 1024).build(), null, 3)) {
+                     .txCacheBytes(1024 * 1024).maxObjectSize(1024 * 1024).maxHold(java.time.Duration.ofSeconds(2))
+                     .build(), null, 3)) {
             int firstId = -1;
             for (int i = 0; i < total; i++) {
                 byte[] content = TestObjects.content(9, i, 3000);

@@ -1,0 +1,228 @@
+package org.fjm2.norm.sender;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.netty.util.collection.IntObjectHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the sender knows about its receivers' progress: every receiver heard from (NACK, ACK) is tracked, and
+ * watermark rounds (NORM_CMD(FLUSH) carrying an acking node list, answered by NORM_ACK(FLUSH), RFC 5740 section
+ * 5.3.3) learn how far each one has everything. The cache evicts an object only once every tracked receiver has
+ * acknowledged it (or the object's maximum hold time ran out), so a live receiver that lags still gets its
+ * repairs. A receiver that answers neither ACK nor NACK to {@link #MAX_MISSED_ROUNDS} whole rounds is dropped
+ * (logged and counted) so a dead node cannot stall the sender. Owned by the sender's event loop.
+ */
+final class Acknowledgements {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Acknowledgements.class);
+
+    /** Whole rounds (robust-factor FLUSH repetitions each) a tracked receiver may ignore before it is dropped. */
+    static final int MAX_MISSED_ROUNDS = 2;
+
+    /** One tracked receiver. */
+    static final class Receiver {
+        final int nodeId;
+        boolean acked;
+        int ackedObject;
+        int missedRounds;
+        boolean answeredThisRound;
+
+        Receiver(int nodeId) {
+            this.nodeId = nodeId;
+        }
+    }
+
+    private final IntObjectHashMap<Receiver> receivers = new IntObjectHashMap<>();
+    private final boolean autoTrack;
+    private int dropped;
+
+    // The active round.
+    private boolean roundActive;
+    private int roundObject;
+    private int flushesLeft;
+    // A user-requested round (reported through the listener) waits for its object to be sent.
+    private long userTicket = -1;
+    private int userObject = -1;
+    private Map<Integer, Boolean> userNodes;
+    private boolean userRoundActive;
+
+    Acknowledgements(boolean autoTrack) {
+        this.autoTrack = autoTrack;
+    }
+
+    /** Feedback arrived from a receiver: it is alive (and tracked from now on). */
+    void heardFrom(int nodeId) {
+        Receiver r = receivers.get(nodeId);
+        if (r == null) {
+            if (!autoTrack) {
+                return;
+            }
+            r = new Receiver(nodeId);
+            receivers.put(nodeId, r);
+            LOG.debug("tracking receiver {}", Integer.toUnsignedString(nodeId));
+        }
+        r.missedRounds = 0;
+        r.answeredThisRound = true;
+    }
+
+    /** A NORM_ACK(FLUSH) from {@code nodeId} for watermark object {@code objectId}; returns true when a round ended. */
+    boolean onAck(int nodeId, int objectId) {
+        heardFrom(nodeId);
+        Receiver r = receivers.get(nodeId);
+        if (r != null && (!r.acked || atOrAfter(objectId, r.ackedObject))) {
+            r.acked = true;
+            r.ackedObject = objectId;
+        }
+        if (userNodes != null && userRoundActive && objectId == userObject && userNodes.containsKey(nodeId)) {
+            userNodes.put(nodeId, Boolean.TRUE);
+        }
+        if (roundActive && pendingNodes().isEmpty()) {
+            roundActive = false;
+            return true;
+        }
+        return false;
+    }
+
+    /** Whether every tracked receiver has acknowledged everything up to and including {@code objectId}. */
+    boolean acknowledged(int objectId) {
+        for (Receiver r : receivers.values()) {
+            if (!r.acked || !atOrAfter(r.ackedObject, objectId)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    boolean hasReceivers() {
+        return !receivers.isEmpty();
+    }
+
+    int trackedCount() {
+        return receivers.size();
+    }
+
+    int droppedCount() {
+        return dropped;
+    }
+
+    /** Starts a round for watermark {@code objectId} (the last object sent). */
+    void startRound(int objectId, int flushes) {
+        roundActive = true;
+        roundObject = objectId;
+        flushesLeft = flushes;
+        for (Receiver r : receivers.values()) {
+            r.answeredThisRound = false;
+        }
+        if (userNodes != null && userObject == objectId) {
+            userRoundActive = true;
+        }
+    }
+
+    boolean roundActive() {
+        return roundActive;
+    }
+
+    int roundObject() {
+        return roundObject;
+    }
+
+    /** Takes one FLUSH from the round's budget; false when the round has run out (call {@link #expireRound}). */
+    boolean takeFlush() {
+        return flushesLeft-- > 0;
+    }
+
+    /**
+     * The round ran out of FLUSH repetitions: receivers that said nothing at all during it count a missed round,
+     * and are dropped after {@link #MAX_MISSED_ROUNDS}. (A receiver that NACKed instead is alive, only behind.)
+     */
+    void expireRound() {
+        roundActive = false;
+        List<Integer> gone = new ArrayList<>();
+        for (Receiver r : receivers.values()) {
+            boolean done = r.acked && atOrAfter(r.ackedObject, roundObject);
+            if (!done && !r.answeredThisRound && ++r.missedRounds >= MAX_MISSED_ROUNDS) {
+                gone.add(r.nodeId);
+            }
+        }
+        for (int id : gone) {
+            receivers.remove(id);
+            dropped++;
+            LOG.warn("receiver {} answered no acknowledgement request in {} rounds: no longer waiting for it",
+                    Integer.toUnsignedString(id), MAX_MISSED_ROUNDS);
+        }
+    }
+
+    /** Node ids the current round still waits for (tracked ones, plus the nodes of a user request). */
+    List<Integer> pendingNodes() {
+        List<Integer> pending = new ArrayList<>();
+        for (Receiver r : receivers.values()) {
+            if (!r.acked || !atOrAfter(r.ackedObject, roundObject)) {
+                pending.add(r.nodeId);
+            }
+        }
+        if (userRoundActive && userObject == roundObject) {
+            for (Map.Entry<Integer, Boolean> e : userNodes.entrySet()) {
+                if (!e.getValue() && !pending.contains(e.getKey())) {
+                    pending.add(e.getKey());
+                }
+            }
+        }
+        return pending;
+    }
+
+    // ---- user-requested acknowledgement --------------------------------------------------------------------------
+
+    void requestUser(long ticket, int[] nodes) {
+        userTicket = ticket;
+        userObject = -1;
+        userRoundActive = false;
+        userNodes = new LinkedHashMap<>();
+        for (int n : nodes) {
+            userNodes.put(n, Boolean.FALSE);
+        }
+    }
+
+    boolean userRequested() {
+        return userNodes != null;
+    }
+
+    long userTicket() {
+        return userTicket;
+    }
+
+    int userObject() {
+        return userObject;
+    }
+
+    void userObject(int objectId) {
+        userObject = objectId;
+    }
+
+    /** Whether the user round has its answer (every node acknowledged, or its round expired). */
+    boolean userDone() {
+        if (userNodes == null || !userRoundActive) {
+            return false;
+        }
+        return !roundActive || !userNodes.containsValue(Boolean.FALSE);
+    }
+
+    /** Ends the user round and returns its per-node outcome. */
+    Map<Integer, Boolean> takeUserResult() {
+        Map<Integer, Boolean> result = Map.copyOf(userNodes);
+        userNodes = null;
+        userRoundActive = false;
+        userTicket = -1;
+        userObject = -1;
+        return result;
+    }
+
+    /** Whether 16-bit object id {@code a} equals or follows {@code b}. */
+    static boolean atOrAfter(int a, int b) {
+        return ((a - b) & 0xFFFF) < 0x8000;
+    }
+}
