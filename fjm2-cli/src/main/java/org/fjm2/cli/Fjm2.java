@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
                 NormCommand.class,
                 org.fjm2.cli.admin.AdminCommand.class,
                 org.fjm2.testkit.linkem.LinkemCommand.class,
+                org.fjm2.bench.BenchCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Fjm2 implements Runnable {

@@ -31,6 +31,22 @@ public final class LossPredicates {
         };
     }
 
+    /**
+     * Drops the first transmission of one segment (symbol 3 of block 0) of every {@code n}th object: sparse,
+     * well-separated losses that every receiver using the same {@code n} shares, each its own repair cycle.
+     */
+    public static Predicate<ByteBuf> sharedSparseLoss(int n) {
+        ObjectMessageFlyweight msg = new ObjectMessageFlyweight();
+        return buf -> {
+            if ((buf.getUnsignedByte(buf.readerIndex()) & 0x0F) != NormWire.TYPE_DATA) {
+                return false;
+            }
+            msg.wrap(buf);
+            return !msg.hasFlag(NormWire.FLAG_REPAIR) && msg.objectId() % n == 0 && msg.blockNumber(8) == 0
+                    && msg.symbolId(8) == 3;
+        };
+    }
+
     /** Drops every NORM_DATA and NORM_INFO of the objects whose id is {@code first + k} for k in [from, to). */
     public static Predicate<ByteBuf> objectsRelativeToFirst(int from, int to) {
         ObjectMessageFlyweight msg = new ObjectMessageFlyweight();

@@ -1,0 +1,23 @@
+package org.fjm2.bench;
+
+import org.fjm2.bench.scenario.NormEngineBenchmark;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code fjm2 bench SCENARIO}: benchmark scenarios. Each prints a table, writes CSV and a PNG plot under
+ * benchmarks/results/, and reports a ratio against a baseline measured in the same run.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmark scenarios: tables, CSV and PNG plots, ratios against baselines measured in the same run.",
+        subcommands = {NormEngineBenchmark.class})
+public final class BenchCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+}
