@@ -755,7 +755,7 @@ public final class RemoteSender implements RemoteSenderInfo {
             int length = FeedbackFlyweight.HEADER_LENGTH + writer.length();
             feedback.wrap(nackPacket, nackPacket.writerIndex(), length);
             long response = grttResponse();
-            feedback.writeFeedbackHeader(NormWire.TYPE_NACK, 0, ctx.nodeId(), nodeId, instanceId, 0, 0,
+            feedback.writeFeedbackHeader(NormWire.TYPE_NACK, ctx.nextSequence(), ctx.nodeId(), nodeId, instanceId, 0, 0,
                     response / 1_000_000L, response % 1_000_000L);
             feedback.headerLength(FeedbackFlyweight.HEADER_LENGTH);
             nackPacket.writerIndex(nackPacket.writerIndex() + length);
@@ -1088,7 +1088,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         int header = FeedbackFlyweight.HEADER_LENGTH + HeaderExtensions.CC_FEEDBACK_LENGTH;
         feedback.wrap(packet, packet.writerIndex(), header);
         long response = grttResponse();
-        feedback.writeFeedbackHeader(NormWire.TYPE_ACK, 0, ctx.nodeId(), nodeId, instanceId, NormWire.ACK_CC, 0,
+        feedback.writeFeedbackHeader(NormWire.TYPE_ACK, ctx.nextSequence(), ctx.nodeId(), nodeId, instanceId, NormWire.ACK_CC, 0,
                 response / 1_000_000L, response % 1_000_000L);
         HeaderExtensions.writeCcFeedback(packet, packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH, ccSequence,
                 NormWire.CC_FLAG_RTT, Quantizer.quantizeRtt(grtt), 0, Quantizer.quantizeRate(0));
@@ -1119,7 +1119,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         ByteBuf packet = ctx.output().allocate(FeedbackFlyweight.HEADER_LENGTH + 16);
         feedback.wrap(packet, packet.writerIndex(), packet.capacity());
         long response = grttResponse();
-        feedback.writeFeedbackHeader(NormWire.TYPE_ACK, 0, ctx.nodeId(), nodeId, instanceId, NormWire.ACK_FLUSH, 0,
+        feedback.writeFeedbackHeader(NormWire.TYPE_ACK, ctx.nextSequence(), ctx.nodeId(), nodeId, instanceId, NormWire.ACK_FLUSH, 0,
                 response / 1_000_000L, response % 1_000_000L);
         feedback.headerLength(FeedbackFlyweight.HEADER_LENGTH);
         RxObject o = slot(ackObjectId);

@@ -74,7 +74,6 @@ public final class NormSender {
     private int nextObjectId;
     private int windowCount;
 
-    private int sequence;
     private long bytesInCache;
 
     // Repair cycle (section 5.3): aggregate NACKs, then hold off for one GRTT.
@@ -456,9 +455,7 @@ public final class NormSender {
     // ---- building datagrams ----------------------------------------------------------------------------------------
 
     private int nextSequence() {
-        int s = sequence;
-        sequence = (sequence + 1) & 0xFFFF;
-        return s;
+        return ctx.nextSequence();
     }
 
     private int sendData(TxObject object, int block, int symbol, boolean repair) {

@@ -33,6 +33,13 @@ public interface NormContext {
     /** Seeded generator for NACK back-off (the seed is logged when the session starts). */
     SplittableRandom random();
 
+    /**
+     * The next message sequence number of this node (RFC 5740 common header): one counter for every message the
+     * session sends, data and feedback alike, so (source_id, sequence) identifies a message (loss estimation,
+     * duplicate filtering in FJM2D).
+     */
+    int nextSequence();
+
     /** Asks the event loop to run the transmit loop again as soon as possible (new data or repairs pending). */
     void wakeTransmitter();
 }

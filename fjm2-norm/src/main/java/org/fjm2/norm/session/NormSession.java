@@ -68,6 +68,7 @@ public final class NormSession implements NormContext, AutoCloseable {
     private ScheduledFuture<?> wakeFuture;
     private long wakeDeadline = Long.MAX_VALUE;
     private volatile boolean closed;
+    private int sequence;
 
     private NormSession(NormConfig config, NormListener listener, long seed, ParityEncoder encoder,
                         BlockDecoder decoder) {
@@ -276,6 +277,13 @@ public final class NormSession implements NormContext, AutoCloseable {
     @Override
     public SplittableRandom random() {
         return random;
+    }
+
+    @Override
+    public int nextSequence() {
+        int s = sequence;
+        sequence = (sequence + 1) & 0xFFFF;
+        return s;
     }
 
     @Override
