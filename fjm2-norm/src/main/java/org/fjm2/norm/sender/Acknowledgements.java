@@ -38,6 +38,8 @@ final class Acknowledgements {
     }
 
     private final IntObjectHashMap<Receiver> receivers = new IntObjectHashMap<>();
+    /** The same receivers in a list, iterated on hot paths without allocating an iterator. */
+    private final ArrayList<Receiver> receiverList = new ArrayList<>();
     private final boolean autoTrack;
     private int dropped;
 
@@ -64,6 +66,7 @@ final class Acknowledgements {
             }
             r = new Receiver(nodeId);
             receivers.put(nodeId, r);
+            receiverList.add(r);
             LOG.debug("tracking receiver {}", Integer.toUnsignedString(nodeId));
         }
         r.missedRounds = 0;
@@ -90,7 +93,8 @@ final class Acknowledgements {
 
     /** Whether every tracked receiver has acknowledged everything up to and including {@code objectId}. */
     boolean acknowledged(int objectId) {
-        for (Receiver r : receivers.values()) {
+        for (int i = 0; i < receiverList.size(); i++) {
+            Receiver r = receiverList.get(i);
             if (!r.acked || !atOrAfter(r.ackedObject, objectId)) {
                 return false;
             }
@@ -115,8 +119,8 @@ final class Acknowledgements {
         roundActive = true;
         roundObject = objectId;
         flushesLeft = flushes;
-        for (Receiver r : receivers.values()) {
-            r.answeredThisRound = false;
+        for (int i = 0; i < receiverList.size(); i++) {
+            receiverList.get(i).answeredThisRound = false;
         }
         if (userNodes != null && userObject == objectId) {
             userRoundActive = true;
@@ -150,7 +154,7 @@ final class Acknowledgements {
             }
         }
         for (int id : gone) {
-            receivers.remove(id);
+            receiverList.remove(receivers.remove(id));
             dropped++;
             LOG.warn("receiver {} answered no acknowledgement request in {} rounds: no longer waiting for it",
                     Integer.toUnsignedString(id), MAX_MISSED_ROUNDS);
