@@ -30,9 +30,9 @@ public final class FecCodec {
     public static final int FEC_ID_SMALL_BLOCK = 129;
 
     /** Largest B + parity over GF(2^8): one less than the field size, as in NRL (it refuses more). */
-    public static final int MAX_ENCODING_SYMBOLS_M8 = Gf256.ORDER;
+    public static final int MAX_ENCODING_SYMBOLS_M8 = 255;
     /** Largest B + parity over GF(2^16). */
-    public static final int MAX_ENCODING_SYMBOLS_M16 = Gf65536.ORDER;
+    public static final int MAX_ENCODING_SYMBOLS_M16 = 65535;
     /** Largest symbol (segment) in bytes: NORM's segment size is a 16-bit field. */
     public static final int MAX_SYMBOL_LENGTH = 65535;
     /**
@@ -71,7 +71,7 @@ public final class FecCodec {
         this.fecId = fecId;
         this.field = field;
         this.kernel = SymbolKernel.forFieldBits(field.bits());
-        this.maxEncodingSymbols = field.size() - 1;
+        this.maxEncodingSymbols = field.order();
     }
 
     /** True when {@link #forFecId} accepts this FEC encoding id and field size m. */
@@ -97,7 +97,7 @@ public final class FecCodec {
             throw new IllegalArgumentException("unsupported FEC: fec_id " + fecId + " with m = " + m
                     + " (supported: fec_id 5 and 129 with m = 8, fec_id 2 with m = 8 or 16)");
         }
-        return new FecCodec(fecId, m == 16 ? Gf65536.FIELD : Gf256.FIELD);
+        return new FecCodec(fecId, m == 16 ? GaloisField.GF65536 : GaloisField.GF256);
     }
 
     public int fecId() {
@@ -255,7 +255,7 @@ public final class FecCodec {
                 erasures++;
             }
         }
-        if (erasures > 0 && (symbolLength & 1) != 0 && field.bits() == Gf65536.BITS) {
+        if (erasures > 0 && (symbolLength & 1) != 0 && field.bits() == 16) {
             // the parity's last 16-bit element lacks its high byte: the rebuilt last byte would be a guess
             return false;
         }

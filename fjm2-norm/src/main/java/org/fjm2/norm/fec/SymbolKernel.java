@@ -181,7 +181,7 @@ abstract class SymbolKernel {
                         long image = 0;
                         for (int lane = 0; lane < lanes; lane++) {
                             int c = coefficients[first + (g * lanesPerLong + lane) * stride];
-                            image |= (long) Gf65536.mul(c, 1 << (bit + 8 * half)) << (lane << 4);
+                            image |= (long) GaloisField.GF65536.multiply(c, 1 << (bit + 8 * half)) << (lane << 4);
                         }
                         singleBitImages[bit] = image;
                     }

@@ -99,7 +99,7 @@ class FecCodecTest {
         for (int[] c : cases) {
             FecCodec codec = FecCodec.forFecId(c[0] == 16 ? FecCodec.FEC_ID_RS : FecCodec.FEC_ID_RS8, c[0]);
             Block block = new Block(codec, random, c[1], c[2], c[3], c[4], c[5]);
-            GaloisField field = c[0] == 16 ? Gf65536.FIELD : Gf256.FIELD;
+            GaloisField field = c[0] == 16 ? GaloisField.GF65536 : GaloisField.GF256;
             assertThat(block.paritySymbols).as("seed %d case %s", SEED, Arrays.toString(c))
                     .isDeepEqualTo(naiveParity(field, block));
         }

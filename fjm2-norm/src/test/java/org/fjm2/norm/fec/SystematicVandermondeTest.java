@@ -40,9 +40,9 @@ class SystematicVandermondeTest {
     void lagrangeRowsEqualNrlMatrixRowsOverGf256() {
         int[][] codes = {{1, 1}, {1, 4}, {2, 1}, {4, 2}, {16, 4}, {20, 8}, {64, 16}, {100, 155}, {254, 1}, {200, 55}};
         for (int[] code : codes) {
-            assertThat(SystematicVandermonde.parityRows(Gf256.FIELD, code[0], code[1]))
+            assertThat(SystematicVandermonde.parityRows(GaloisField.GF256, code[0], code[1]))
                     .as("B=%d parity=%d", code[0], code[1])
-                    .isEqualTo(matrixForm(Gf256.FIELD, code[0], code[1]));
+                    .isEqualTo(matrixForm(GaloisField.GF256, code[0], code[1]));
         }
     }
 
@@ -50,16 +50,16 @@ class SystematicVandermondeTest {
     void lagrangeRowsEqualNrlMatrixRowsOverGf65536() {
         int[][] codes = {{1, 3}, {8, 4}, {40, 10}, {300, 5}};
         for (int[] code : codes) {
-            assertThat(SystematicVandermonde.parityRows(Gf65536.FIELD, code[0], code[1]))
+            assertThat(SystematicVandermonde.parityRows(GaloisField.GF65536, code[0], code[1]))
                     .as("B=%d parity=%d", code[0], code[1])
-                    .isEqualTo(matrixForm(Gf65536.FIELD, code[0], code[1]));
+                    .isEqualTo(matrixForm(GaloisField.GF65536, code[0], code[1]));
         }
     }
 
     @Test
     void parityRowDoesNotDependOnParityCount() {
-        int[] few = SystematicVandermonde.parityRows(Gf256.FIELD, 16, 2);
-        int[] many = SystematicVandermonde.parityRows(Gf256.FIELD, 16, 20);
+        int[] few = SystematicVandermonde.parityRows(GaloisField.GF256, 16, 2);
+        int[] many = SystematicVandermonde.parityRows(GaloisField.GF256, 16, 20);
         for (int i = 0; i < few.length; i++) {
             assertThat(many[i]).isEqualTo(few[i]);
         }
@@ -68,7 +68,7 @@ class SystematicVandermondeTest {
     @Test
     void firstParityOfAnyCodeIsNotTrivial() {
         // a row of zeros would mean the parity carries nothing; a Vandermonde code never has one
-        int[] rows = SystematicVandermonde.parityRows(Gf256.FIELD, 32, 8);
+        int[] rows = SystematicVandermonde.parityRows(GaloisField.GF256, 32, 8);
         for (int j = 0; j < 8; j++) {
             for (int i = 0; i < 32; i++) {
                 assertThat(rows[j * 32 + i]).as("row %d col %d", j, i).isNotZero();
