@@ -1,9 +1,9 @@
 package org.fjm2.norm.fec;
 
 /**
- * GF(2^m) for the two fields NORM's Reed-Solomon codes use, through log/exp tables; alpha = x is primitive in both.
- * Matrix set-up uses these methods; the symbol kernels use faster tables ({@link Gf256}, or byte-split tables built
- * per coefficient for GF(2^16)).
+ * GF(2^m) for the two fields NORM's Reed-Solomon codes use; alpha = x is primitive in both. GF(2^8) multiplies
+ * through a full 64 KiB product table, GF(2^16) through log/exp tables. Matrix set-up uses these methods; the symbol
+ * kernels use tables built per coefficient.
  *
  * <p>Elements are ints in {@code [0, size())}. Addition and subtraction are XOR in every field of characteristic 2,
  * so they have no method here.
@@ -23,6 +23,8 @@ final class GaloisField {
     private final int[] exp;
     /** log_alpha(a) for a in [1, 2^m); log[0] is unused. */
     private final int[] log;
+    /** For m = 8 only: a*b at index (a << 8) | b; null for m = 16 (it would take 8 GiB). */
+    private final byte[] product;
 
     private GaloisField(int bits, int polynomial) {
         this.bits = bits;
@@ -40,6 +42,18 @@ final class GaloisField {
                 value ^= polynomial;
             }
         }
+        product = bits <= 8 ? productTable() : null;
+    }
+
+    private byte[] productTable() {
+        int size = size();
+        byte[] table = new byte[size * size];
+        for (int a = 1; a < size; a++) {
+            for (int b = 1; b < size; b++) {
+                table[(a << bits) | b] = (byte) exp[log[a] + log[b]];
+            }
+        }
+        return table;
     }
 
     /** Bits per element: 8 or 16 (the "m" of RFC 5510). */
@@ -63,6 +77,9 @@ final class GaloisField {
     }
 
     int multiply(int a, int b) {
+        if (product != null) {
+            return product[(a << bits) | b] & 0xFF;
+        }
         if (a == 0 || b == 0) {
             return 0;
         }

@@ -24,7 +24,7 @@ abstract class SymbolKernel {
 
     /** The kernel for a field of {@code bits} (8 or 16) bits. */
     static SymbolKernel forFieldBits(int bits) {
-        return bits == Gf256.BITS ? new Gf256Kernel() : new Gf65536Kernel();
+        return bits == 8 ? new Gf256Kernel() : new Gf65536Kernel();
     }
 
     final int groups(int outputs) {
@@ -75,7 +75,7 @@ abstract class SymbolKernel {
     /** GF(2^8): eight 8-bit products per long, one 256-entry table per group. */
     static final class Gf256Kernel extends SymbolKernel {
 
-        private final long[] singleBitImages = new long[Gf256.BITS];
+        private final long[] singleBitImages = new long[8];
 
         Gf256Kernel() {
             super(8, 256);
@@ -91,15 +91,15 @@ abstract class SymbolKernel {
             int groups = groups(outputs);
             for (int g = 0; g < groups; g++) {
                 int lanes = Math.min(lanesPerLong, outputs - g * lanesPerLong);
-                for (int bit = 0; bit < Gf256.BITS; bit++) {
+                for (int bit = 0; bit < 8; bit++) {
                     long image = 0;
                     for (int lane = 0; lane < lanes; lane++) {
                         int c = coefficients[first + (g * lanesPerLong + lane) * stride];
-                        image |= (long) Gf256.mul(c, 1 << bit) << (lane << 3);
+                        image |= (long) GaloisField.GF256.multiply(c, 1 << bit) << (lane << 3);
                     }
                     singleBitImages[bit] = image;
                 }
-                fillByLinearity(singleBitImages, Gf256.BITS, table, tableOffset + g, groups);
+                fillByLinearity(singleBitImages, 8, table, tableOffset + g, groups);
             }
         }
 
@@ -160,7 +160,7 @@ abstract class SymbolKernel {
      */
     static final class Gf65536Kernel extends SymbolKernel {
 
-        private final long[] singleBitImages = new long[Gf256.BITS];
+        private final long[] singleBitImages = new long[8];
 
         Gf65536Kernel() {
             super(4, 512);
