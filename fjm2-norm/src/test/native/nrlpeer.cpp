@@ -39,8 +39,11 @@ const char* const USAGE =
     "         --cache-bytes BYTES (268435456 tx cache)  --cache-count N (2048 objects)\n"
     "recv:    --rx-loss PCT (0)  --count N (objects to wait for; 0 = until timeout)  --out DIR  --verify-seed S\n"
     "         --sync-all (also ask for objects sent before we joined)\n"
-    "events:  READY, SENT, TX_QUEUE_EMPTY, FLUSH_DONE, WATERMARK, WATERMARK_DONE, SENDER_NEW, SENDER_INACTIVE,\n"
+    "events:  READY, WARN, SENT, TX_QUEUE_EMPTY, FLUSH_DONE, WATERMARK, WATERMARK_DONE, SENDER_NEW, SENDER_INACTIVE,\n"
     "         RX_OBJECT, ABORTED, TIMEOUT, ERROR, DONE\n";
+
+// Socket buffers asked of libnorm (the kernel caps them at net.core.[rw]mem_max).
+const unsigned int SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 
 struct Options {
     bool send = false;
@@ -298,7 +301,9 @@ int runSender(const Options& o) {
         fail("NormStartSender failed (segment/block/parity/fec-id rejected?)", 1);
     }
     NormSetAutoParity(session, (unsigned char)o.autoParity);
-    NormSetTxSocketBuffer(session, 4 * 1024 * 1024);  // only takes effect once the sender runs
+    if (!NormSetTxSocketBuffer(session, SOCKET_BUFFER_BYTES)) {  // refused before the sender runs
+        event("WARN reason=NormSetTxSocketBuffer%%20failed");
+    }
     event("READY role=send node=%lu", o.id);
 
     unsigned long total = o.sizes.empty() ? (unsigned long)o.count : o.sizes.size();
@@ -425,7 +430,9 @@ int runReceiver(const Options& o) {
     NormSetRxLoss(session, o.rxLoss);
     NormSetDefaultSyncPolicy(session, o.syncAll ? NORM_SYNC_ALL : NORM_SYNC_CURRENT);
     if (!NormStartReceiver(session, (UINT32)o.buffer)) fail("NormStartReceiver failed", 1);
-    NormSetRxSocketBuffer(session, 4 * 1024 * 1024);  // only takes effect once the receiver runs
+    if (!NormSetRxSocketBuffer(session, SOCKET_BUFFER_BYTES)) {  // refused before the receiver runs
+        event("WARN reason=NormSetRxSocketBuffer%%20failed");
+    }
     event("READY role=recv node=%lu", o.id);
 
     unsigned long completed = 0;

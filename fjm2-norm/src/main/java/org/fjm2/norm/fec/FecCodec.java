@@ -295,20 +295,23 @@ public final class FecCodec {
         if (!GfMatrix.invert(field, erasureMatrix, e, erasureInverse)) {
             return false;
         }
+        // decoding row b: A^-1 row b on the parity inputs, (A^-1 row b) * rows on the received source inputs
+        Arrays.fill(decodingRows, 0, e * k, 0);
         for (int b = 0; b < e; b++) {
-            for (int s = 0, a = 0; s < k; s++) {
-                int esi = esis[s];
-                int coefficient;
-                if (esi >= k) {
-                    coefficient = erasureInverse[b * e + a++];
-                } else {
-                    coefficient = 0;
-                    for (int p = 0; p < e; p++) {
-                        int rowStart = (esis[paritySlots[p]] - k) * maxBlockLength;
-                        coefficient ^= field.multiply(erasureInverse[b * e + p], rows[rowStart + esi]);
+            int out = b * k;
+            for (int a = 0; a < e; a++) {
+                int c = erasureInverse[b * e + a];
+                decodingRows[out + paritySlots[a]] = c;
+                if (c == 0) {
+                    continue;
+                }
+                int rowStart = (esis[paritySlots[a]] - k) * maxBlockLength;
+                for (int s = 0; s < k; s++) {
+                    int esi = esis[s];
+                    if (esi < k) {
+                        decodingRows[out + s] ^= field.multiply(c, rows[rowStart + esi]);
                     }
                 }
-                decodingRows[b * k + s] = coefficient;
             }
         }
         if (symbolLength > 0) {

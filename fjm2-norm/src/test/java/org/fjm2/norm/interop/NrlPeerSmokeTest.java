@@ -2,12 +2,16 @@ package org.fjm2.norm.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** NRL sender to NRL receiver through the wrapper: proves the peer, its options and the event parsing work. */
 class NrlPeerSmokeTest {
@@ -47,6 +51,37 @@ class NrlPeerSmokeTest {
                 assertThat(object.getText("info")).isEqualTo("obj-" + index + ".bin");
             }
             assertThat(indexes).hasSize(OBJECTS);
+        }
+    }
+
+    @Test
+    void watermarkAcknowledgedByTheReceiverAndFilesNamedFromNormInfo(@TempDir Path out) throws IOException {
+        NrlPeer.assumeAvailable();
+        String group = MulticastCapture.freshGroup();
+        int port = MulticastCapture.freshPort();
+        int[] sizes = {1, 100, 5000, 70000, 3};
+        try (NrlPeer rx = NrlPeer.receiver(group, port).option("--id", 2).option("--count", sizes.length)
+                .option("--verify-seed", 3).option("--out", out).option("--linger", 60).option("--timeout", 90)
+                .start()) {
+            rx.awaitEvent("READY", Duration.ofSeconds(10));
+            try (NrlPeer tx = NrlPeer.sender(group, port).option("--id", 1).option("--sizes", "1,100,5000,70000,3")
+                    .option("--seed", 3).flag("--info").option("--block", 16).option("--parity", 4)
+                    .option("--ack", 2).option("--ack", 99).option("--linger", 0.2).option("--timeout", 60)
+                    .start()) {
+                // node 2 exists and acknowledges; node 99 does not exist, so the watermark as a whole fails
+                NrlPeer.Event done = tx.awaitEvent("WATERMARK_DONE", Duration.ofSeconds(60));
+                assertThat(done.get("result")).as(tx.describe()).isEqualTo("failed");
+                List<NrlPeer.Event> perNode = tx.history("WATERMARK");
+                assertThat(perNode).extracting(e -> e.get("node") + ":" + e.get("status"))
+                        .containsExactlyInAnyOrder("2:SUCCESS", "99:FAILURE");
+                assertThat(tx.awaitExit(Duration.ofSeconds(30))).isZero();
+            }
+            assertThat(rx.history("RX_OBJECT")).hasSize(sizes.length)
+                    .allSatisfy(e -> assertThat(e.get("verify")).isEqualTo("ok"));
+        }
+        for (int i = 0; i < sizes.length; i++) {
+            Path file = out.resolve("obj-" + i + ".bin");
+            assertThat(Files.readAllBytes(file)).isEqualTo(NrlPeer.objectContent(3, i, sizes[i]));
         }
     }
 
