@@ -1,5 +1,9 @@
 package org.fjm2.norm.fec;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * Multiplies a set of input symbols by a coefficient matrix, the one loop that encoding and decoding share.
  *
@@ -11,6 +15,10 @@ package org.fjm2.norm.fec;
  * linearity (t[a ^ b] = t[a] ^ t[b]), 256 XORs per group, so building one costs far less than using it.
  */
 abstract class SymbolKernel {
+
+    /** Eight bytes of a byte[] as one little-endian long (byte i of the long is bits 8i..8i+7). */
+    static final VarHandle LITTLE_ENDIAN_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Outputs whose products share one long. */
     final int lanesPerLong;
@@ -131,13 +139,78 @@ abstract class SymbolKernel {
         @Override
         void store(long[] accumulator, int outputs, int symbolLength, byte[][] out, int[] outOffset) {
             int groups = groups(outputs);
+            int fullGroups = outputs >>> 3;
+            int blocked = symbolLength & ~7;
+            for (int g = 0; g < fullGroups; g++) {
+                storeTransposed(accumulator, groups, g, blocked, out, outOffset);
+            }
             for (int o = 0; o < outputs; o++) {
+                // what the 8x8 blocks did not cover: a partial last group, and every output's last bytes
+                int from = o < fullGroups * 8 ? blocked : 0;
                 byte[] dst = out[o];
                 int d = outOffset[o];
                 int shift = (o & 7) << 3;
-                for (int x = 0, a = o >>> 3; x < symbolLength; x++, a += groups) {
+                for (int x = from, a = from * groups + (o >>> 3); x < symbolLength; x++, a += groups) {
                     dst[d + x] = (byte) (accumulator[a] >>> shift);
                 }
+            }
+        }
+
+        /**
+         * Stores the eight outputs of group g for bytes [0, length), length a multiple of 8: eight accumulator longs
+         * (8 positions x 8 outputs) are an 8x8 byte matrix; its transpose is 8 bytes of each output, one long store
+         * apiece instead of 64 byte stores.
+         */
+        private static void storeTransposed(long[] acc, int groups, int g, int length, byte[][] out, int[] outOffset) {
+            int base = 8 * g;
+            byte[] d0 = out[base];
+            byte[] d1 = out[base + 1];
+            byte[] d2 = out[base + 2];
+            byte[] d3 = out[base + 3];
+            byte[] d4 = out[base + 4];
+            byte[] d5 = out[base + 5];
+            byte[] d6 = out[base + 6];
+            byte[] d7 = out[base + 7];
+            int o0 = outOffset[base];
+            int o1 = outOffset[base + 1];
+            int o2 = outOffset[base + 2];
+            int o3 = outOffset[base + 3];
+            int o4 = outOffset[base + 4];
+            int o5 = outOffset[base + 5];
+            int o6 = outOffset[base + 6];
+            int o7 = outOffset[base + 7];
+            for (int x = 0; x < length; x += 8) {
+                int a = x * groups + g;
+                long r0 = acc[a];
+                long r1 = acc[a + groups];
+                long r2 = acc[a + 2 * groups];
+                long r3 = acc[a + 3 * groups];
+                long r4 = acc[a + 4 * groups];
+                long r5 = acc[a + 5 * groups];
+                long r6 = acc[a + 6 * groups];
+                long r7 = acc[a + 7 * groups];
+                long t;
+                // swap the off-diagonal 4x4 blocks, then 2x2 blocks within them, then single bytes
+                t = ((r0 >>> 32) ^ r4) & 0x00000000FFFFFFFFL; r0 ^= t << 32; r4 ^= t;
+                t = ((r1 >>> 32) ^ r5) & 0x00000000FFFFFFFFL; r1 ^= t << 32; r5 ^= t;
+                t = ((r2 >>> 32) ^ r6) & 0x00000000FFFFFFFFL; r2 ^= t << 32; r6 ^= t;
+                t = ((r3 >>> 32) ^ r7) & 0x00000000FFFFFFFFL; r3 ^= t << 32; r7 ^= t;
+                t = ((r0 >>> 16) ^ r2) & 0x0000FFFF0000FFFFL; r0 ^= t << 16; r2 ^= t;
+                t = ((r1 >>> 16) ^ r3) & 0x0000FFFF0000FFFFL; r1 ^= t << 16; r3 ^= t;
+                t = ((r4 >>> 16) ^ r6) & 0x0000FFFF0000FFFFL; r4 ^= t << 16; r6 ^= t;
+                t = ((r5 >>> 16) ^ r7) & 0x0000FFFF0000FFFFL; r5 ^= t << 16; r7 ^= t;
+                t = ((r0 >>> 8) ^ r1) & 0x00FF00FF00FF00FFL; r0 ^= t << 8; r1 ^= t;
+                t = ((r2 >>> 8) ^ r3) & 0x00FF00FF00FF00FFL; r2 ^= t << 8; r3 ^= t;
+                t = ((r4 >>> 8) ^ r5) & 0x00FF00FF00FF00FFL; r4 ^= t << 8; r5 ^= t;
+                t = ((r6 >>> 8) ^ r7) & 0x00FF00FF00FF00FFL; r6 ^= t << 8; r7 ^= t;
+                LITTLE_ENDIAN_LONG.set(d0, o0 + x, r0);
+                LITTLE_ENDIAN_LONG.set(d1, o1 + x, r1);
+                LITTLE_ENDIAN_LONG.set(d2, o2 + x, r2);
+                LITTLE_ENDIAN_LONG.set(d3, o3 + x, r3);
+                LITTLE_ENDIAN_LONG.set(d4, o4 + x, r4);
+                LITTLE_ENDIAN_LONG.set(d5, o5 + x, r5);
+                LITTLE_ENDIAN_LONG.set(d6, o6 + x, r6);
+                LITTLE_ENDIAN_LONG.set(d7, o7 + x, r7);
             }
         }
 

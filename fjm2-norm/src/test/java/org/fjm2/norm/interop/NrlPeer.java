@@ -202,8 +202,19 @@ public final class NrlPeer implements AutoCloseable {
         return new Builder("recv", group, port);
     }
 
+    /**
+     * The peer binary: the {@link #BINARY_PROPERTY} property if set, else {@link #DEFAULT_BINARY} relative to the
+     * working directory (tests of fjm2-norm), else the same under {@code ../fjm2-norm} (tests of sibling modules that
+     * use this class from fjm2-norm's test jar).
+     */
     public static Path binary() {
-        return Path.of(System.getProperty(BINARY_PROPERTY, DEFAULT_BINARY));
+        String configured = System.getProperty(BINARY_PROPERTY);
+        if (configured != null) {
+            return Path.of(configured);
+        }
+        Path local = Path.of(DEFAULT_BINARY);
+        Path sibling = Path.of("..", "fjm2-norm").resolve(DEFAULT_BINARY);
+        return !Files.isExecutable(local) && Files.isExecutable(sibling) ? sibling : local;
     }
 
     public static boolean isAvailable() {
