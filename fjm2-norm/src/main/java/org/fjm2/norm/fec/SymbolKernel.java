@@ -71,13 +71,30 @@ abstract class SymbolKernel {
     abstract void accumulateOne(long[] table, int tableOffset, int outputs, int output, byte[] src, int srcOffset,
                                 int length, int symbolLength, byte[] dst, int dstOffset);
 
-    /** Builds the 2^bitCount-entry slice of a table from the packed images of its single-bit inputs. */
+    /**
+     * Builds the 2^bitCount-entry slice of a table from the packed images of its single-bit inputs by doubling: the
+     * entries for inputs with bit b set are those without it XOR image b. Each entry reads one written a whole
+     * half-table earlier, so the loop pipelines (a chain through the entry just written would not).
+     */
     static void fillByLinearity(long[] singleBitImages, int bitCount, long[] table, int offset, int stride) {
         table[offset] = 0L;
-        for (int v = 1; v < (1 << bitCount); v++) {
-            int lowBit = Integer.numberOfTrailingZeros(v);
-            table[offset + v * stride] = table[offset + (v & (v - 1)) * stride] ^ singleBitImages[lowBit];
+        for (int bit = 0; bit < bitCount; bit++) {
+            int half = 1 << bit;
+            long image = singleBitImages[bit];
+            for (int v = 0, from = offset, to = offset + half * stride; v < half; v++, from += stride, to += stride) {
+                table[to] = table[from] ^ image;
+            }
         }
+    }
+
+    /** Multiplies each of the eight GF(2^8) lanes of {@code v} by x (0x11D reduction). */
+    static long timesX8(long v) {
+        return ((v & 0x7F7F7F7F7F7F7F7FL) << 1) ^ (((v >>> 7) & 0x0101010101010101L) * 0x1D);
+    }
+
+    /** Multiplies each of the four GF(2^16) lanes of {@code v} by x (0x1100B reduction). */
+    static long timesX16(long v) {
+        return ((v & 0x7FFF7FFF7FFF7FFFL) << 1) ^ (((v >>> 15) & 0x0001000100010001L) * 0x100B);
     }
 
     /** GF(2^8): eight 8-bit products per long, one 256-entry table per group. */
@@ -99,13 +116,13 @@ abstract class SymbolKernel {
             int groups = groups(outputs);
             for (int g = 0; g < groups; g++) {
                 int lanes = Math.min(lanesPerLong, outputs - g * lanesPerLong);
+                long image = 0; // the coefficients themselves: the image of input 1
+                for (int lane = 0; lane < lanes; lane++) {
+                    image |= (long) coefficients[first + (g * lanesPerLong + lane) * stride] << (lane << 3);
+                }
                 for (int bit = 0; bit < 8; bit++) {
-                    long image = 0;
-                    for (int lane = 0; lane < lanes; lane++) {
-                        int c = coefficients[first + (g * lanesPerLong + lane) * stride];
-                        image |= (long) GaloisField.GF256.multiply(c, 1 << bit) << (lane << 3);
-                    }
                     singleBitImages[bit] = image;
+                    image = timesX8(image);
                 }
                 fillByLinearity(singleBitImages, 8, table, tableOffset + g, groups);
             }
@@ -249,14 +266,14 @@ abstract class SymbolKernel {
             int groups = groups(outputs);
             for (int g = 0; g < groups; g++) {
                 int lanes = Math.min(lanesPerLong, outputs - g * lanesPerLong);
-                for (int half = 0; half < 2; half++) {
+                long image = 0; // the coefficients themselves: the image of input 1
+                for (int lane = 0; lane < lanes; lane++) {
+                    image |= (long) coefficients[first + (g * lanesPerLong + lane) * stride] << (lane << 4);
+                }
+                for (int half = 0; half < 2; half++) { // low byte: x^0..x^7, high byte: x^8..x^15
                     for (int bit = 0; bit < 8; bit++) {
-                        long image = 0;
-                        for (int lane = 0; lane < lanes; lane++) {
-                            int c = coefficients[first + (g * lanesPerLong + lane) * stride];
-                            image |= (long) GaloisField.GF65536.multiply(c, 1 << (bit + 8 * half)) << (lane << 4);
-                        }
                         singleBitImages[bit] = image;
+                        image = timesX16(image);
                     }
                     fillByLinearity(singleBitImages, 8, table, tableOffset + half * 256 * groups + g, groups);
                 }
