@@ -285,12 +285,19 @@ abstract class SymbolKernel {
                         long[] accumulator) {
             int high = tableOffset + 256 * groups;
             int words = length >>> 1;
-            for (int x = 0; x < words; x++) {
-                int lo = tableOffset + (src[srcOffset + 2 * x] & 0xFF) * groups;
-                int hi = high + (src[srcOffset + 2 * x + 1] & 0xFF) * groups;
-                int a = x * groups;
-                for (int g = 0; g < groups; g++) {
-                    accumulator[a + g] ^= table[lo + g] ^ table[hi + g];
+            if (groups == 1) { // up to four outputs: the common case, kept free of the inner loop
+                for (int x = 0; x < words; x++) {
+                    accumulator[x] ^= table[tableOffset + (src[srcOffset + 2 * x] & 0xFF)]
+                            ^ table[high + (src[srcOffset + 2 * x + 1] & 0xFF)];
+                }
+            } else {
+                for (int x = 0; x < words; x++) {
+                    int lo = tableOffset + (src[srcOffset + 2 * x] & 0xFF) * groups;
+                    int hi = high + (src[srcOffset + 2 * x + 1] & 0xFF) * groups;
+                    int a = x * groups;
+                    for (int g = 0; g < groups; g++) {
+                        accumulator[a + g] ^= table[lo + g] ^ table[hi + g];
+                    }
                 }
             }
             if ((length & 1) != 0) {

@@ -12,7 +12,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * Runs {@link FecCodecBenchmark} and prints a Markdown table of MB/s of source data coded (10^6 bytes per second).
- * Any JMH command-line option may be given (e.g. {@code -p k=16 -wi 1 -i 2}). Run it with
+ * Any JMH command-line option may be given (e.g. {@code -p k=16 -wi 1 -i 2}, or a regex such as {@code decode} to run
+ * some of the benchmarks). Run it with
  * {@code ./mvnw -q -pl fjm2-norm -Pjmh verify}, or add {@code -Djmh.args="-p parity=4"}.
  */
 public final class FecBenchmarkMain {
@@ -21,10 +22,13 @@ public final class FecBenchmarkMain {
     }
 
     public static void main(String[] args) throws RunnerException, CommandLineOptionException {
-        Options options = new OptionsBuilder()
-                .parent(new CommandLineOptions(args))
-                .include(FecCodecBenchmark.class.getName())
-                .build();
+        CommandLineOptions commandLine = new CommandLineOptions(args);
+        OptionsBuilder builder = new OptionsBuilder();
+        builder.parent(commandLine);
+        if (commandLine.getIncludes().isEmpty()) { // a regex on the command line picks benchmarks, e.g. "decode"
+            builder.include(FecCodecBenchmark.class.getName());
+        }
+        Options options = builder.build();
         Collection<RunResult> results = new Runner(options).run();
         System.out.println();
         System.out.println("| benchmark | fec_id | k | parity | symbol bytes | blocks/s | MB/s of source data (+/- 99.9% CI) |");
