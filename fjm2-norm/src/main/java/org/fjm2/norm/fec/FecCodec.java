@@ -216,6 +216,10 @@ public final class FecCodec {
      * for a rebuilt one). A caller that puts received source symbol i in slot i and a parity symbol in each missing
      * source's slot finds nothing moved: the rebuilt symbols land in the very slots.
      *
+     * <p>Cost: the first use of a code (B, parity) computes its parity rows, O(B^2) field operations and 4 * parity *
+     * B bytes (cached); each call inverts an e x e matrix for e lost source symbols, O(e^3). Over GF(2^16) B and
+     * parity may reach 65535, so a receiver should cap both by configuration before acting on an FTI it received.
+     *
      * <p>Over GF(2^16) an odd {@code symbolLength} cuts the last element of every parity symbol in half (NRL sends
      * parity that way when a block's longest segment has an odd length), so no missing byte there can be rebuilt for
      * sure: decode then refuses unless nothing is missing. Pass an even length when the parity is whole.
