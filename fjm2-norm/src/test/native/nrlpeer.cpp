@@ -82,8 +82,25 @@ struct Options {
     bool syncAll = false;
 };
 
+// Event values never contain spaces or '=': anything outside [A-Za-z0-9._-] is written as %XX.
+std::string escape(const char* text, size_t length) {
+    std::string out;
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+            c == '-') {
+            out += (char)c;
+        } else {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", c);
+            out += hex;
+        }
+    }
+    return out;
+}
+
 [[noreturn]] void fail(const std::string& why, int code) {
-    std::printf("ERROR reason=%s\n", why.c_str());
+    std::printf("ERROR reason=%s\n", escape(why.data(), why.size()).c_str());
     std::fflush(stdout);
     std::fprintf(stderr, "nrlpeer: %s\n", why.c_str());
     std::exit(code);
@@ -135,23 +152,6 @@ double now() {
     struct timeval tv;
     gettimeofday(&tv, nullptr);
     return tv.tv_sec + tv.tv_usec / 1e6;
-}
-
-// Event values never contain spaces or '=': anything outside [A-Za-z0-9._-] is written as %XX.
-std::string escape(const char* text, size_t length) {
-    std::string out;
-    for (size_t i = 0; i < length; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-            c == '-') {
-            out += (char)c;
-        } else {
-            char hex[4];
-            std::snprintf(hex, sizeof hex, "%%%02X", c);
-            out += hex;
-        }
-    }
-    return out;
 }
 
 void event(const char* format, ...) __attribute__((format(printf, 1, 2)));

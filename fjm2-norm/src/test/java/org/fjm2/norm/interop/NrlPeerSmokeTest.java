@@ -86,6 +86,17 @@ class NrlPeerSmokeTest {
     }
 
     @Test
+    void badOptionIsRefusedWithOneLineReason() {
+        NrlPeer.assumeAvailable();
+        try (NrlPeer peer = NrlPeer.sender("239.255.0.1", 6003).option("--count", "many").start()) {
+            NrlPeer.Event error = peer.awaitEvent("ERROR", Duration.ofSeconds(10));
+            assertThat(error.getText("reason")).isEqualTo("bad number for --count: many");
+            assertThat(peer.awaitExit(Duration.ofSeconds(10))).isEqualTo(2);
+            assertThat(peer.stderr()).contains("bad number for --count");
+        }
+    }
+
+    @Test
     void eventLinesParse() {
         NrlPeer.Event event = NrlPeer.Event.parse("RX_OBJECT seq=3 info=a%20b.bin size=12 flag");
         assertThat(event.type()).isEqualTo("RX_OBJECT");
