@@ -18,6 +18,7 @@ import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicSession;
 import org.fjm2.jms.message.Fjm2Message;
 import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.jms.transport.TransportCounters;
 import org.fjm2.jms.wire.MalformedWireException;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
 import org.slf4j.Logger;
@@ -134,6 +135,15 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     Outbound outbound() {
         return outbound;
+    }
+
+    /** The transport's counters (for tests and tools). */
+    TransportCounters transportCounters() {
+        return transport.counters();
+    }
+
+    int transportPending() {
+        return transport.pendingObjects();
     }
 
     ScheduledExecutorService timer() {

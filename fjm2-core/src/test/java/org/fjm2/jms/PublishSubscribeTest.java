@@ -108,11 +108,8 @@ class PublishSubscribeTest {
             }
             // Delivery is paused: wait until the subscriber connection has received (queued) all 200.
             Fjm2Connection fc = (Fjm2Connection) sub;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (fc.counters().messagesReceived.sum() < 200 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertThat(fc.counters().messagesReceived.sum()).isEqualTo(200);
+            assertThat(Await.until(() -> fc.counters().messagesReceived.sum() == 200, 10, TimeUnit.SECONDS))
+                    .isTrue();
             assertThat(got).hasSize(100);
             sub.start();
             assertThat(all.await(10, TimeUnit.SECONDS)).isTrue();
@@ -138,7 +135,7 @@ class PublishSubscribeTest {
                 returned.countDown();
             });
             receiver.start();
-            Thread.sleep(100); // let it block; the assertion below does not depend on it
+            assertThat(Await.blocked(receiver)).isTrue();
             c.close();
             assertThat(returned.await(5, TimeUnit.SECONDS)).isTrue();
             assertThat(result.get()).isNull();
