@@ -336,6 +336,7 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
 
     @Override
     public void writeObject(Object value) throws JMSException {
+        checkBodyWritable();
         if (value == null) {
             throw new NullPointerException("BytesMessage.writeObject(null)");
         } else if (value instanceof Boolean v) {

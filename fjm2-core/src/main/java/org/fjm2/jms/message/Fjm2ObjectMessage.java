@@ -62,18 +62,29 @@ public final class Fjm2ObjectMessage extends Fjm2Message implements ObjectMessag
         if (serialized == null) {
             return null;
         }
-        try (ObjectInputStream in = new FilteredObjectInputStream(new ByteArrayInputStream(serialized), allowList)) {
+        FilteredObjectInputStream in = null;
+        try {
+            in = new FilteredObjectInputStream(new ByteArrayInputStream(serialized), allowList);
             return (Serializable) in.readObject();
         } catch (InvalidClassException e) {
+            String refused = in == null || in.rejected == null ? "a class" : in.rejected;
             MessageFormatException jms = new MessageFormatException("ObjectMessage refused to deserialise "
-                    + (e.classname == null ? "a class" : e.classname) + ": not in " + ObjectMessageAllowList.PARAMETER
-                    + "=" + allowList + " (" + e.getMessage() + ")");
+                    + refused + ": not in " + ObjectMessageAllowList.PARAMETER + "=" + allowList
+                    + " (or the object graph is too deep)");
             jms.setLinkedException(e);
             throw jms;
         } catch (IOException | ClassNotFoundException | ClassCastException e) {
             MessageFormatException jms = new MessageFormatException("cannot deserialise ObjectMessage: " + e);
             jms.setLinkedException(e);
             throw jms;
+        } finally {
+            if (in != null) {
+                try {
+                    in.close();
+                } catch (IOException ignored) {
+                    // a byte array stream
+                }
+            }
         }
     }
 
@@ -128,9 +139,19 @@ public final class Fjm2ObjectMessage extends Fjm2Message implements ObjectMessag
 
     /** Applies the allow-list and resolves classes through the thread's context class loader first. */
     private static final class FilteredObjectInputStream extends ObjectInputStream {
+        /** The first class the allow-list refused, for the error message. */
+        String rejected;
+
         FilteredObjectInputStream(ByteArrayInputStream in, ObjectMessageAllowList filter) throws IOException {
             super(in);
-            setObjectInputFilter(filter);
+            setObjectInputFilter(info -> {
+                java.io.ObjectInputFilter.Status status = filter.checkInput(info);
+                if (status == java.io.ObjectInputFilter.Status.REJECTED && rejected == null
+                        && info.serialClass() != null) {
+                    rejected = info.serialClass().getName();
+                }
+                return status;
+            });
         }
 
         @Override
