@@ -71,6 +71,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final ScheduledThreadPoolExecutor timer;
     private final ExecutorService events;
     private final Outbound outbound;
+    private final Inbound inbound;
     private final List<Fjm2Session> sessions = new CopyOnWriteArrayList<>();
     private final Map<String, Fjm2TemporaryTopic> temporaryTopics = new ConcurrentHashMap<>();
     private final AtomicInteger nextSessionId = new AtomicInteger();
@@ -107,7 +108,8 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.events = Executors.newSingleThreadExecutor(daemon("fjm2-events-" + node));
         this.outbound = new Outbound(transport, epoch, settings, timer, counters, subscriptions, this);
         MessageDecoder decoder = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic);
-        transport.start(new Inbound(subscriptions, counters, decoder, this));
+        this.inbound = new Inbound(subscriptions, counters, decoder, this);
+        transport.start(inbound);
         if (settings.clientId() != null) {
             claimClientId(settings.clientId());
             clientIdAdministrative = true;
@@ -135,6 +137,15 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     Outbound outbound() {
         return outbound;
+    }
+
+    /** The receive path (tests feed it crafted objects). */
+    Inbound inbound() {
+        return inbound;
+    }
+
+    long epoch() {
+        return epoch;
     }
 
     /** The transport's counters (for tests and tools). */
