@@ -39,7 +39,10 @@ public interface ObjectTransport extends AutoCloseable {
     /** Counters for JMX: objects/bytes sent and received, repairs, NACKs, objects lost. */
     TransportCounters counters();
 
-    /** Stops sending and receiving and releases every buffer the transport still holds. Idempotent. */
+    /**
+     * Lets what send() accepted go out (bounded wait), then stops sending and receiving and releases every buffer
+     * the transport still holds. Idempotent.
+     */
     @Override
     void close();
 }

@@ -24,6 +24,8 @@ final class InMemoryTransport implements ObjectTransport {
 
     private static final Logger LOG = LoggerFactory.getLogger(InMemoryTransport.class);
     private static final long RECEIVER_WAIT_SLICE_MS = 100;
+    /** How long close() lets queued objects go out before it drops them (counted in the log). */
+    static final long CLOSE_DRAIN_TIMEOUT_MS = 5000;
 
     private final InMemoryGroup group;
     private final int nodeId;
@@ -106,6 +108,19 @@ final class InMemoryTransport implements ObjectTransport {
         if (closed) {
             return;
         }
+        if (Thread.currentThread() != transmitThread) {
+            try {
+                int pending = transmitQueue.size();
+                if (!transmitQueue.awaitDrained(CLOSE_DRAIN_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                    LOG.warn("inmem node {} closing with {} object(s) still queued after {} ms: dropped", nodeId,
+                            transmitQueue.size(), CLOSE_DRAIN_TIMEOUT_MS);
+                } else if (pending > 0) {
+                    LOG.debug("inmem node {} sent its last {} object(s) before closing", nodeId, pending);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         closed = true;
         group.leave(this);
         transmitQueue.close();
@@ -142,6 +157,7 @@ final class InMemoryTransport implements ObjectTransport {
                     fanOut(object);
                 } finally {
                     object.release();
+                    transmitQueue.transmitted();
                 }
                 ObjectListener l = listener;
                 if (l != null && transmitQueue.size() == 0) {

@@ -22,8 +22,11 @@ final class TransmitQueue {
     private final ArrayDeque<ByteBuf>[] byPriority = new ArrayDeque[PRIORITIES];
     private final int maxObjects;
     private final long maxBytes;
+    private final Condition drained = lock.newCondition();
     private int objects;
     private long bytes;
+    /** An object taken but not yet fully handed to the receivers. */
+    private boolean inFlight;
     private boolean closed;
 
     TransmitQueue(int maxObjects, long maxBytes) {
@@ -80,12 +83,43 @@ final class TransmitQueue {
                 if (object != null) {
                     objects--;
                     bytes -= object.readableBytes();
+                    inFlight = true;
                     notFull.signalAll();
                     prio[0] = p;
                     return object;
                 }
             }
             throw new IllegalStateException("object count out of step with the queues");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The transmit thread finished handing out the object it took. */
+    void transmitted() {
+        lock.lock();
+        try {
+            inFlight = false;
+            if (objects == 0) {
+                drained.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until everything queued was handed out, up to the timeout; true when drained. */
+    boolean awaitDrained(long timeout, TimeUnit unit) throws InterruptedException {
+        long remaining = unit.toNanos(timeout);
+        lock.lockInterruptibly();
+        try {
+            while (!closed && (objects > 0 || inFlight)) {
+                if (remaining <= 0) {
+                    return false;
+                }
+                remaining = drained.awaitNanos(remaining);
+            }
+            return true;
         } finally {
             lock.unlock();
         }
@@ -114,6 +148,7 @@ final class TransmitQueue {
             bytes = 0;
             notFull.signalAll();
             notEmpty.signalAll();
+            drained.signalAll();
         } finally {
             lock.unlock();
         }
