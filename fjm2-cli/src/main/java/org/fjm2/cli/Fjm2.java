@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
         description = "FJM2: brokerless Jakarta Messaging over NORM reliable multicast (RFC 5740).",
         subcommands = {
                 NormCommand.class,
+                org.fjm2.jms.tool.PublishCommand.class,
+                org.fjm2.jms.tool.SubscribeCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class Fjm2 implements Runnable {
