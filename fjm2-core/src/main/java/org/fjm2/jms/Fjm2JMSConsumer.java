@@ -23,65 +23,37 @@ final class Fjm2JMSConsumer implements JMSConsumer {
 
     @Override
     public String getMessageSelector() {
-        try {
-            return consumer.getMessageSelector();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> consumer.getMessageSelector());
     }
 
     @Override
     public MessageListener getMessageListener() {
-        try {
-            return consumer.getMessageListener();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> consumer.getMessageListener());
     }
 
     @Override
     public void setMessageListener(MessageListener listener) {
-        try {
-            consumer.setMessageListener(listener);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> consumer.setMessageListener(listener));
     }
 
     @Override
     public Message receive() {
-        try {
-            return consumer.receive();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> consumer.receive());
     }
 
     @Override
     public Message receive(long timeout) {
-        try {
-            return consumer.receive(timeout);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> consumer.receive(timeout));
     }
 
     @Override
     public Message receiveNoWait() {
-        try {
-            return consumer.receiveNoWait();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> consumer.receiveNoWait());
     }
 
     @Override
     public void close() {
-        try {
-            consumer.close();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> consumer.close());
     }
 
     @Override

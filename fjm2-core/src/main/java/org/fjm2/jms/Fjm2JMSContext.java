@@ -46,11 +46,7 @@ public final class Fjm2JMSContext implements JMSContext {
         this.connection = connection;
         this.connectionUsers = users;
         this.sessionMode = sessionMode;
-        try {
-            this.session = (Fjm2Session) connection.createSession(sessionMode);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        this.session = RuntimeExceptions.unchecked(() -> (Fjm2Session) connection.createSession(sessionMode));
     }
 
     static void checkSessionMode(int mode) {
@@ -87,11 +83,7 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public String getClientID() {
-        try {
-            return connection.getClientID();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> connection.getClientID());
     }
 
     @Override
@@ -100,56 +92,32 @@ public final class Fjm2JMSContext implements JMSContext {
         if (connectionUsers.get() > 1) {
             throw new IllegalStateRuntimeException("setClientID on a JMSContext that shares its connection");
         }
-        try {
-            connection.setClientID(clientID);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> connection.setClientID(clientID));
     }
 
     @Override
     public ConnectionMetaData getMetaData() {
-        try {
-            return connection.getMetaData();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> connection.getMetaData());
     }
 
     @Override
     public ExceptionListener getExceptionListener() {
-        try {
-            return connection.getExceptionListener();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> connection.getExceptionListener());
     }
 
     @Override
     public void setExceptionListener(ExceptionListener listener) {
-        try {
-            connection.setExceptionListener(listener);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> connection.setExceptionListener(listener));
     }
 
     @Override
     public void start() {
-        try {
-            connection.start();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> connection.start());
     }
 
     @Override
     public void stop() {
-        try {
-            connection.stop();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> connection.stop());
     }
 
     @Override
@@ -183,83 +151,47 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public BytesMessage createBytesMessage() {
-        try {
-            return session.createBytesMessage();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createBytesMessage());
     }
 
     @Override
     public MapMessage createMapMessage() {
-        try {
-            return session.createMapMessage();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createMapMessage());
     }
 
     @Override
     public Message createMessage() {
-        try {
-            return session.createMessage();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createMessage());
     }
 
     @Override
     public ObjectMessage createObjectMessage() {
-        try {
-            return session.createObjectMessage();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createObjectMessage());
     }
 
     @Override
     public ObjectMessage createObjectMessage(Serializable object) {
-        try {
-            return session.createObjectMessage(object);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createObjectMessage(object));
     }
 
     @Override
     public StreamMessage createStreamMessage() {
-        try {
-            return session.createStreamMessage();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createStreamMessage());
     }
 
     @Override
     public TextMessage createTextMessage() {
-        try {
-            return session.createTextMessage();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createTextMessage());
     }
 
     @Override
     public TextMessage createTextMessage(String text) {
-        try {
-            return session.createTextMessage(text);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createTextMessage(text));
     }
 
     @Override
     public boolean getTransacted() {
-        try {
-            return session.getTransacted();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.getTransacted());
     }
 
     @Override
@@ -270,29 +202,17 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public void commit() {
-        try {
-            session.commit();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> session.commit());
     }
 
     @Override
     public void rollback() {
-        try {
-            session.rollback();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> session.rollback());
     }
 
     @Override
     public void recover() {
-        try {
-            session.recover();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> session.recover());
     }
 
     @Override
@@ -376,30 +296,18 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public Topic createTopic(String topicName) {
-        try {
-            return session.createTopic(topicName);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createTopic(topicName));
     }
 
     @Override
     public TemporaryTopic createTemporaryTopic() {
-        try {
-            return session.createTemporaryTopic();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        return RuntimeExceptions.unchecked(() -> session.createTemporaryTopic());
     }
 
     /** Acknowledges every message consumed by this context's session (CLIENT_ACKNOWLEDGE). */
     @Override
     public void acknowledge() {
         checkOpen();
-        try {
-            session.acknowledgeAll();
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        RuntimeExceptions.unchecked(() -> session.acknowledgeAll());
     }
 }

@@ -40,6 +40,7 @@ final class Inbound implements ObjectListener {
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
     private final IntObjectHashMap<SenderState> senders = new IntObjectHashMap<>();
     private final List<Fjm2MessageConsumer> scratch = new ArrayList<>();
+    private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
 
     Inbound(SubscriptionTable subscriptions, ConnectionCounters counters, MessageDecoder decoder, Owner owner) {
         this.subscriptions = subscriptions;
@@ -54,8 +55,10 @@ final class Inbound implements ObjectListener {
             processBatch(senderNodeId, object);
         } catch (MalformedWireException | RuntimeException e) {
             counters.malformedBatches.increment();
-            LOG.warn("dropped a malformed batch from node {}: {}", Integer.toUnsignedString(senderNodeId),
-                    e.toString());
+            if (malformedLog.allow()) {
+                LOG.warn("dropped a malformed batch from node {}: {} ({} more malformed since the last line)",
+                        Integer.toUnsignedString(senderNodeId), e.toString(), malformedLog.takeSuppressed());
+            }
         }
     }
 
@@ -144,7 +147,10 @@ final class Inbound implements ObjectListener {
             message = decoder.decode(buf, pos, length, subscription.topic(), state.epoch);
         } catch (MalformedWireException | RuntimeException e) {
             counters.malformedMessages.increment();
-            LOG.warn("dropped a malformed message from node {}: {}", Integer.toUnsignedString(sender), e.toString());
+            if (malformedLog.allow()) {
+                LOG.warn("dropped a malformed message from node {}: {} ({} more malformed since the last line)",
+                        Integer.toUnsignedString(sender), e.toString(), malformedLog.takeSuppressed());
+            }
             return;
         }
         counters.messagesReceived.increment();

@@ -29,6 +29,35 @@ final class RuntimeExceptions {
     private RuntimeExceptions() {
     }
 
+    /** A JMS call that may throw the checked exception. */
+    @FunctionalInterface
+    interface JmsCall<T> {
+        T call() throws JMSException;
+    }
+
+    /** A JMS action without a result. */
+    @FunctionalInterface
+    interface JmsAction {
+        void run() throws JMSException;
+    }
+
+    /** Runs the call, converting a JMSException into its unchecked twin. */
+    static <T> T unchecked(JmsCall<T> call) {
+        try {
+            return call.call();
+        } catch (JMSException e) {
+            throw convert(e);
+        }
+    }
+
+    static void unchecked(JmsAction action) {
+        try {
+            action.run();
+        } catch (JMSException e) {
+            throw convert(e);
+        }
+    }
+
     static JMSRuntimeException convert(JMSException e) {
         String m = e.getMessage();
         String code = e.getErrorCode();

@@ -107,92 +107,52 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
 
     @Override
     public boolean readBoolean() throws JMSException {
-        try {
-            return input().readBoolean();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readBoolean);
     }
 
     @Override
     public byte readByte() throws JMSException {
-        try {
-            return input().readByte();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readByte);
     }
 
     @Override
     public int readUnsignedByte() throws JMSException {
-        try {
-            return input().readUnsignedByte();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readUnsignedByte);
     }
 
     @Override
     public short readShort() throws JMSException {
-        try {
-            return input().readShort();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readShort);
     }
 
     @Override
     public int readUnsignedShort() throws JMSException {
-        try {
-            return input().readUnsignedShort();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readUnsignedShort);
     }
 
     @Override
     public char readChar() throws JMSException {
-        try {
-            return input().readChar();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readChar);
     }
 
     @Override
     public int readInt() throws JMSException {
-        try {
-            return input().readInt();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readInt);
     }
 
     @Override
     public long readLong() throws JMSException {
-        try {
-            return input().readLong();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readLong);
     }
 
     @Override
     public float readFloat() throws JMSException {
-        try {
-            return input().readFloat();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readFloat);
     }
 
     @Override
     public double readDouble() throws JMSException {
-        try {
-            return input().readDouble();
-        } catch (IOException e) {
-            throw readFailure(e);
-        }
+        return read(DataInputStream::readDouble);
     }
 
     @Override
@@ -228,6 +188,32 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
         }
     }
 
+    private interface Read<T> {
+        T from(DataInputStream in) throws IOException;
+    }
+
+    private interface Write {
+        void to(DataOutputStream out) throws IOException;
+    }
+
+    private <T> T read(Read<T> read) throws JMSException {
+        DataInputStream data = input();
+        try {
+            return read.from(data);
+        } catch (IOException e) {
+            throw readFailure(e);
+        }
+    }
+
+    private void write(Write write) throws JMSException {
+        DataOutputStream data = output();
+        try {
+            write.to(data);
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // a byte array stream does not fail
+        }
+    }
+
     private static JMSException readFailure(IOException e) {
         JMSException jms = e instanceof EOFException
                 ? new MessageEOFException("unexpected end of the BytesMessage body")
@@ -241,74 +227,42 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
 
     @Override
     public void writeBoolean(boolean value) throws JMSException {
-        try {
-            output().writeBoolean(value);
-        } catch (IOException e) {
-            throw new IllegalStateException(e); // a byte array stream does not fail
-        }
+        write(out -> out.writeBoolean(value));
     }
 
     @Override
     public void writeByte(byte value) throws JMSException {
-        try {
-            output().writeByte(value);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        write(out -> out.writeByte(value));
     }
 
     @Override
     public void writeShort(short value) throws JMSException {
-        try {
-            output().writeShort(value);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        write(out -> out.writeShort(value));
     }
 
     @Override
     public void writeChar(char value) throws JMSException {
-        try {
-            output().writeChar(value);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        write(out -> out.writeChar(value));
     }
 
     @Override
     public void writeInt(int value) throws JMSException {
-        try {
-            output().writeInt(value);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        write(out -> out.writeInt(value));
     }
 
     @Override
     public void writeLong(long value) throws JMSException {
-        try {
-            output().writeLong(value);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        write(out -> out.writeLong(value));
     }
 
     @Override
     public void writeFloat(float value) throws JMSException {
-        try {
-            output().writeFloat(value);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        write(out -> out.writeFloat(value));
     }
 
     @Override
     public void writeDouble(double value) throws JMSException {
-        try {
-            output().writeDouble(value);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        write(out -> out.writeDouble(value));
     }
 
     @Override
