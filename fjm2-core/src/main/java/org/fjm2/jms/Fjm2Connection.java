@@ -53,8 +53,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread), a timer thread (batch linger, delivery delay, overflow reports) and an events thread that calls the
  * ExceptionListener, so a slow listener delays nothing else.
  */
-public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnection, Inbound.Owner,
-        Outbound.Sink {
+public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(Fjm2Connection.class);
     /** Client ids in use in this JVM (uniqueness across the network needs a broker; FJM2 has none). */
@@ -106,9 +105,10 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.timer = new ScheduledThreadPoolExecutor(1, daemon("fjm2-timer-" + node));
         this.timer.setRemoveOnCancelPolicy(true);
         this.events = Executors.newSingleThreadExecutor(daemon("fjm2-events-" + node));
-        this.outbound = new Outbound(transport, epoch, settings, timer, counters, subscriptions, this);
+        Callbacks callbacks = new Callbacks();
+        this.outbound = new Outbound(transport, epoch, settings, timer, counters, subscriptions, callbacks);
         MessageDecoder decoder = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic);
-        this.inbound = new Inbound(subscriptions, counters, decoder, this);
+        this.inbound = new Inbound(subscriptions, counters, decoder, callbacks);
         transport.start(inbound);
         if (settings.clientId() != null) {
             claimClientId(settings.clientId());
@@ -264,10 +264,8 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         return false;
     }
 
-    // ------------------------------------------------------------------ Inbound.Owner and Outbound.Sink
-
-    @Override
-    public void reportAsync(JMSException problem) {
+    /** Hands a problem to the ExceptionListener on the events thread (never blocks the caller). */
+    void reportAsync(JMSException problem) {
         ExceptionListener listener = exceptionListener;
         if (listener == null) {
             return;
@@ -285,33 +283,40 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         }
     }
 
-    @Override
-    public void transmitIdle() {
-        outbound.transmitIdle();
-    }
-
-    @Override
-    public void deliverLocally(ByteBuf batch, int recordOffset, int recordLength, Fjm2Topic topic) {
-        SubscriptionTable.Subscription subscription = subscriptions.lookup(topic);
-        if (subscription == null) {
-            return;
+    /** What the receive path and the batcher call back: kept off the public API. */
+    private final class Callbacks implements Inbound.Owner, Outbound.Sink {
+        @Override
+        public void reportAsync(JMSException problem) {
+            Fjm2Connection.this.reportAsync(problem);
         }
-        MessageHeaderFlyweight header = new MessageHeaderFlyweight().wrap(batch, recordOffset);
-        long deliveryTime = header.deliveryTime();
-        try {
-            Fjm2Message m = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic)
-                    .decode(batch, recordOffset, recordLength, subscription.topic(), epoch);
-            Inbound.fanOut(subscription, m, true, deliveryTime, new ArrayList<>(2));
-        } catch (MalformedWireException e) {
-            LOG.error("could not decode our own message for local delivery (a bug): {}", e.getMessage());
-        }
-    }
 
-    @Override
-    public void batchDropped(int priority, int messages, String reason) {
-        LOG.error("{} message(s) of priority {} could not be sent: {}", messages, priority, reason);
-        reportAsync(new MessagesLostException(null, transport.localNodeId(), 0, priority, messages,
-                "not sent by this connection: " + reason));
+        @Override
+        public void transmitIdle() {
+            outbound.transmitIdle();
+        }
+
+        @Override
+        public void deliverLocally(ByteBuf batch, int recordOffset, int recordLength, Fjm2Topic topic) {
+            SubscriptionTable.Subscription subscription = subscriptions.lookup(topic);
+            if (subscription == null) {
+                return;
+            }
+            long deliveryTime = new MessageHeaderFlyweight().wrap(batch, recordOffset).deliveryTime();
+            try {
+                Fjm2Message m = new MessageDecoder(settings.allowList(), Fjm2Connection.this::resolveTemporaryTopic)
+                        .decode(batch, recordOffset, recordLength, subscription.topic(), epoch);
+                Inbound.fanOut(subscription, m, true, deliveryTime, new ArrayList<>(2));
+            } catch (MalformedWireException e) {
+                LOG.error("could not decode our own message for local delivery (a bug): {}", e.getMessage());
+            }
+        }
+
+        @Override
+        public void batchDropped(int priority, int messages, String reason) {
+            LOG.error("{} message(s) of priority {} could not be sent: {}", messages, priority, reason);
+            reportAsync(new MessagesLostException(null, transport.localNodeId(), 0, priority, messages,
+                    "not sent by this connection: " + reason));
+        }
     }
 
     // ------------------------------------------------------------------ JMS API

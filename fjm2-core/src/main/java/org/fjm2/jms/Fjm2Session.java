@@ -49,7 +49,7 @@ import java.util.concurrent.TimeUnit;
  * transacted sessions keep delivered messages until acknowledge()/commit() and redeliver them (JMSRedelivered,
  * JMSXDeliveryCount + 1) on recover()/rollback(). A transacted session holds its sends, encoded, until commit.
  */
-public final class Fjm2Session implements Session, TopicSession, ListenerDispatcher.Deliveries {
+public final class Fjm2Session implements Session, TopicSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(Fjm2Session.class);
 
@@ -64,6 +64,17 @@ public final class Fjm2Session implements Session, TopicSession, ListenerDispatc
     private final List<Delivered> unacknowledged = new ArrayList<>();
     private final TransactionBuffer transaction = new TransactionBuffer();
     private final Object completionLock = new Object();
+    private final ListenerDispatcher.Deliveries deliveries = new ListenerDispatcher.Deliveries() {
+        @Override
+        public List<Fjm2MessageConsumer> listenerConsumers() {
+            return listenerConsumers;
+        }
+
+        @Override
+        public void deliverToListener(Fjm2MessageConsumer consumer, MessageListener listener, Fjm2Message message) {
+            Fjm2Session.this.deliverToListener(consumer, listener, message);
+        }
+    };
     private volatile ListenerDispatcher dispatcher;
     private ExecutorService completions;
     private volatile Thread completionThread;
@@ -240,13 +251,8 @@ public final class Fjm2Session implements Session, TopicSession, ListenerDispatc
         }
     }
 
-    @Override
-    public List<Fjm2MessageConsumer> listenerConsumers() {
-        return listenerConsumers;
-    }
-
-    @Override
-    public void deliverToListener(Fjm2MessageConsumer consumer, MessageListener listener, Fjm2Message message) {
+    /** Calls a consumer's listener and does the acknowledgement work around it (dispatcher thread). */
+    private void deliverToListener(Fjm2MessageConsumer consumer, MessageListener listener, Fjm2Message message) {
         delivered(consumer, message);
         try {
             listener.onMessage(message);
@@ -274,7 +280,7 @@ public final class Fjm2Session implements Session, TopicSession, ListenerDispatc
             synchronized (this) {
                 d = dispatcher;
                 if (d == null) {
-                    d = new ListenerDispatcher(this, "fjm2-listener-" + connection.nodeIdText() + "-" + id,
+                    d = new ListenerDispatcher(deliveries, "fjm2-listener-" + connection.nodeIdText() + "-" + id,
                             !connection.isStarted());
                     dispatcher = d;
                 }

@@ -52,7 +52,7 @@ final class Outbound {
     private final SubscriptionTable localSubscriptions;
     private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
     private final Batch[] batches = new Batch[PRIORITIES];
-    private final Runnable flushAllTask = this::flushAllQuietly;
+    private final Runnable flushOpenTask = this::flushOpenBatches;
     private volatile boolean closed;
 
     Outbound(ObjectTransport transport, long epoch, ConnectionSettings settings, ScheduledExecutorService timer,
@@ -203,7 +203,7 @@ final class Outbound {
     void transmitIdle() {
         if (!closed) {
             try {
-                timer.execute(flushAllTask);
+                timer.execute(flushOpenTask);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 // closing: close() flushes
             }
@@ -223,9 +223,24 @@ final class Outbound {
         }
     }
 
-    private void flushAllQuietly() {
+    /**
+     * Sends the batches that look open. The unlocked peek at the record count may miss a batch opened this
+     * instant; its linger timer (or the next idle signal) sends it.
+     */
+    private void flushOpenBatches() {
         try {
-            flushAll();
+            for (int p = PRIORITIES - 1; p >= 0; p--) {
+                Batch batch = batches[p];
+                if (batch.records == 0) {
+                    continue;
+                }
+                batch.lock.lockInterruptibly();
+                try {
+                    flushLocked(batch);
+                } finally {
+                    batch.lock.unlock();
+                }
+            }
         } catch (JMSException e) {
             LOG.debug("background flush failed (already counted and reported): {}", e.getMessage());
         } catch (InterruptedException e) {
@@ -270,7 +285,8 @@ final class Outbound {
         final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
         final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
         ByteBuf buffer;
-        int records;
+        /** Written under the lock; read without it only as a hint (volatile for visibility). */
+        volatile int records;
         boolean lingerScheduled;
 
         Batch(int priority) {
