@@ -163,7 +163,12 @@ public final class Fjm2MessageProducer implements MessageProducer, TopicPublishe
     public void send(Message message, int mode, int prio, long ttl, CompletionListener listener)
             throws JMSException {
         checkOpen();
-        Fjm2Topic target = ownTopic();
+        sendAsync(ownTopic(), message, mode, prio, ttl, listener);
+    }
+
+    /** Captures the producer's settings now; the send itself runs on the session's completion thread. */
+    private void sendAsync(Fjm2Topic target, Message message, int mode, int prio, long ttl,
+                           CompletionListener listener) throws JMSException {
         long delay = deliveryDelay;
         boolean noId = disableMessageId;
         boolean noTimestamp = disableTimestamp;
@@ -180,12 +185,7 @@ public final class Fjm2MessageProducer implements MessageProducer, TopicPublishe
     public void send(Destination destination, Message message, int mode, int prio, long ttl,
                      CompletionListener listener) throws JMSException {
         checkOpen();
-        Fjm2Topic target = explicitTopic(destination);
-        long delay = deliveryDelay;
-        boolean noId = disableMessageId;
-        boolean noTimestamp = disableTimestamp;
-        session.sendAsync(message, listener,
-                () -> session.send(state, target, message, mode, prio, ttl, delay, noId, noTimestamp));
+        sendAsync(explicitTopic(destination), message, mode, prio, ttl, listener);
     }
 
     // ------------------------------------------------------------------ TopicPublisher
