@@ -120,6 +120,40 @@ class PublishSubscribeTest {
     }
 
     @Test
+    void producerOptionsAnonymousProducersAndPublishers() throws Exception {
+        String url = InMem.newUrl();
+        try (Connection pub = InMem.connect(url); Connection sub = InMem.connect(url)) {
+            jakarta.jms.TopicSession ps = ((jakarta.jms.TopicConnection) pub).createTopicSession(false,
+                    Session.AUTO_ACKNOWLEDGE);
+            Topic a = ps.createTopic("a");
+            Topic b = ps.createTopic("b");
+            Session ss = sub.createSession();
+            MessageConsumer ca = ss.createConsumer(a);
+            MessageConsumer cb = ss.createConsumer(b);
+            MessageProducer anonymous = ps.createProducer(null);
+            anonymous.setDisableMessageID(true);
+            anonymous.setDisableMessageTimestamp(true);
+            anonymous.send(a, ps.createTextMessage("to a"));
+            anonymous.send(b, ps.createTextMessage("to b"));
+            assertThatThrownBy(() -> anonymous.send(ps.createTextMessage("x")))
+                    .isInstanceOf(UnsupportedOperationException.class);
+            jakarta.jms.TopicPublisher publisher = ps.createPublisher(a);
+            assertThatThrownBy(() -> publisher.publish(b, ps.createTextMessage("x")))
+                    .isInstanceOf(UnsupportedOperationException.class);
+            publisher.publish(ps.createTextMessage("published"));
+            Message ma = ca.receive(5000);
+            assertThat(((TextMessage) ma).getText()).isEqualTo("to a");
+            assertThat(ma.getJMSMessageID()).isNull();
+            assertThat(ma.getJMSTimestamp()).isZero();
+            assertThat(((TextMessage) cb.receive(5000)).getText()).isEqualTo("to b");
+            Message published = ca.receive(5000);
+            assertThat(((TextMessage) published).getText()).isEqualTo("published");
+            assertThat(published.getJMSMessageID()).isNotNull();
+            assertThat(published.getJMSTimestamp()).isPositive();
+        }
+    }
+
+    @Test
     void closeFromAnotherThreadUnblocksReceive() throws Exception {
         try (Connection conn = InMem.connect(InMem.newUrl())) {
             Session s = conn.createSession();

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SpringJmsTest {
 
     @Test
-    void jmsTemplateAndListenerContainerWorkOnTopics() throws Exception {
+    void jmsTemplateAndTransactedListenerContainerWorkOnTopics() throws Exception {
         ConnectionFactory factory = new Fjm2ConnectionFactory(InMem.newUrl());
         List<String> received = new CopyOnWriteArrayList<>();
         CountDownLatch latch = new CountDownLatch(3);
@@ -30,6 +30,7 @@ class SpringJmsTest {
         container.setDestinationName("spring.topic");
         container.setMessageSelector("kind = 'wanted'");
         container.setReceiveTimeout(100);
+        container.setSessionTransacted(true); // consume in local transactions, committed after each message
         container.setMessageListener((jakarta.jms.MessageListener) m -> {
             try {
                 received.add(((TextMessage) m).getText());
