@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
         subcommands = {
                 DemoCommand.class,
                 NormCommand.class,
+                org.fjm2.jms.tool.PublishCommand.class,
+                org.fjm2.jms.tool.SubscribeCommand.class,
                 org.fjm2.cli.admin.AdminCommand.class,
                 org.fjm2.testkit.linkem.LinkemCommand.class,
                 org.fjm2.bench.BenchCommand.class,

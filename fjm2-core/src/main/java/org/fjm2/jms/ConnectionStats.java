@@ -1,0 +1,148 @@
+package org.fjm2.jms;
+
+import org.fjm2.jms.management.ConnectionStatsMBean;
+import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.jms.transport.TransportCounters;
+
+/** The JMX view of one connection's counters (see {@link ConnectionStatsMBean}). */
+final class ConnectionStats implements ConnectionStatsMBean {
+
+    private final Fjm2Connection connection;
+    private final ConnectionCounters counters;
+    private final ObjectTransport transport;
+
+    ConnectionStats(Fjm2Connection connection, ConnectionCounters counters, ObjectTransport transport) {
+        this.connection = connection;
+        this.counters = counters;
+        this.transport = transport;
+    }
+
+    private TransportCounters transport() {
+        return transport.counters();
+    }
+
+    @Override
+    public String getClientId() {
+        return connection.clientIdOrNull();
+    }
+
+    @Override
+    public long getNodeId() {
+        return Integer.toUnsignedLong(transport.localNodeId());
+    }
+
+    @Override
+    public String getUrl() {
+        return connection.settings().url();
+    }
+
+    @Override
+    public long getMessagesSent() {
+        return counters.messagesSent.sum();
+    }
+
+    @Override
+    public long getMessageBytesSent() {
+        return counters.messageBytesSent.sum();
+    }
+
+    @Override
+    public long getBatchesSent() {
+        return counters.batchesSent.sum();
+    }
+
+    @Override
+    public long getMessagesDroppedAtSend() {
+        return counters.messagesDroppedAtSend.sum();
+    }
+
+    @Override
+    public long getMessagesReceived() {
+        return counters.messagesReceived.sum();
+    }
+
+    @Override
+    public long getMessagesDelivered() {
+        return counters.messagesDelivered.sum();
+    }
+
+    @Override
+    public long getMessagesLost() {
+        return counters.messagesLost.sum();
+    }
+
+    @Override
+    public long getDuplicatesDiscarded() {
+        return counters.duplicatesDiscarded.sum();
+    }
+
+    @Override
+    public long getMalformedBatches() {
+        return counters.malformedBatches.sum();
+    }
+
+    @Override
+    public long getMalformedMessages() {
+        return counters.malformedMessages.sum();
+    }
+
+    @Override
+    public long getMessagesExpired() {
+        return counters.messagesExpired.sum();
+    }
+
+    @Override
+    public long getConsumerOverflowDrops() {
+        return counters.consumerOverflowDrops.sum();
+    }
+
+    @Override
+    public long getRedeliveryDrops() {
+        return counters.redeliveryDrops.sum();
+    }
+
+    @Override
+    public long getObjectsSent() {
+        return transport().objectsSent();
+    }
+
+    @Override
+    public long getBytesSent() {
+        return transport().bytesSent();
+    }
+
+    @Override
+    public long getObjectsReceived() {
+        return transport().objectsReceived();
+    }
+
+    @Override
+    public long getBytesReceived() {
+        return transport().bytesReceived();
+    }
+
+    @Override
+    public long getNacksSent() {
+        return transport().nacksSent();
+    }
+
+    @Override
+    public long getNacksReceived() {
+        return transport().nacksReceived();
+    }
+
+    @Override
+    public long getRepairsSent() {
+        return transport().repairsSent();
+    }
+
+    @Override
+    public long getObjectsLost() {
+        return transport().objectsLost();
+    }
+
+    @Override
+    public int getPendingObjects() {
+        return transport.pendingObjects();
+    }
+}

@@ -1,0 +1,259 @@
+package org.fjm2.jms;
+
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageListener;
+import jakarta.jms.Topic;
+import jakarta.jms.TopicSubscriber;
+import org.fjm2.jms.message.Fjm2Message;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A non-durable subscriber of one topic. Messages wait in a bounded {@link ConsumerQueue}; they are taken by
+ * {@link #receive} or, when a MessageListener is set, by the session's dispatcher thread. A message with a
+ * delivery delay waits on the connection's timer first (counted against the same limit).
+ */
+public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscriber {
+
+    private final Fjm2Session session;
+    private final Fjm2Topic topic;
+    private final SelectorFilter selector;
+    private final boolean noLocal;
+    private final ConsumerQueue queue;
+    private final int delayedLimit;
+    private final AtomicInteger delayed = new AtomicInteger();
+    private final AtomicLong unreportedDrops = new AtomicLong();
+    private final AtomicInteger reportScheduled = new AtomicInteger();
+    private volatile MessageListener listener;
+    private volatile boolean closed;
+
+    Fjm2MessageConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector, boolean noLocal,
+                        ConnectionSettings settings, boolean paused) {
+        this.session = session;
+        this.topic = topic;
+        this.selector = selector;
+        this.noLocal = noLocal;
+        this.queue = new ConsumerQueue(settings.consumerQueueMessages(), settings.consumerQueueBytes(),
+                settings.overflowPolicy(), paused);
+        this.delayedLimit = settings.consumerQueueMessages();
+    }
+
+    Fjm2Topic topic() {
+        return topic;
+    }
+
+    ConsumerQueue queue() {
+        return queue;
+    }
+
+    // ------------------------------------------------------------------ called by the receive path
+
+    /** True when this consumer takes the message: open, not excluded by noLocal, selector matches. */
+    boolean wants(Fjm2Message message, boolean local) {
+        return !closed && !(local && noLocal) && (selector == null || selector.matches(message));
+    }
+
+    /** Queues a message; {@code deliveryTime} != 0 holds it until then (delivery delay). Never blocks. */
+    void accept(Fjm2Message message, long deliveryTime) {
+        long wait = deliveryTime == 0 ? 0 : deliveryTime - System.currentTimeMillis();
+        if (wait > 0) {
+            if (delayed.incrementAndGet() > delayedLimit) {
+                delayed.decrementAndGet();
+                dropped(1);
+                return;
+            }
+            try {
+                session.connection().timer().schedule(() -> {
+                    delayed.decrementAndGet();
+                    enqueue(message);
+                }, wait, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                delayed.decrementAndGet();
+            }
+            return;
+        }
+        enqueue(message);
+    }
+
+    private void enqueue(Fjm2Message message) {
+        if (closed) {
+            return;
+        }
+        if (queue.offer(message) != null) {
+            dropped(1);
+        }
+        if (listener != null) {
+            session.dispatcher().wake();
+        }
+    }
+
+    /** Counts drops and reports them: the first at once, then at most once a second with the sum. */
+    private void dropped(long count) {
+        session.connection().counters().consumerOverflowDrops.add(count);
+        unreportedDrops.addAndGet(count);
+        if (reportScheduled.compareAndSet(0, 1)) {
+            reportDrops();
+            scheduleFollowUpReport();
+        }
+    }
+
+    private void scheduleFollowUpReport() {
+        try {
+            session.connection().timer().schedule(() -> {
+                if (unreportedDrops.get() > 0) {
+                    reportDrops();
+                    scheduleFollowUpReport();
+                    return;
+                }
+                reportScheduled.set(0);
+                if (unreportedDrops.get() > 0 && reportScheduled.compareAndSet(0, 1)) {
+                    reportDrops();
+                    scheduleFollowUpReport();
+                }
+            }, 1, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            reportScheduled.set(0);
+        }
+    }
+
+    private void reportDrops() {
+        long n = unreportedDrops.getAndSet(0);
+        if (n > 0) {
+            session.connection().reportAsync(new ConsumerOverflowException(topic.name(), toString(), n,
+                    session.connection().settings().overflowPolicy()));
+        }
+    }
+
+    // ------------------------------------------------------------------ JMS API
+
+    @Override
+    public String getMessageSelector() throws JMSException {
+        checkOpen();
+        return selector == null ? null : selector.text();
+    }
+
+    @Override
+    public MessageListener getMessageListener() throws JMSException {
+        checkOpen();
+        return listener;
+    }
+
+    @Override
+    public void setMessageListener(MessageListener messageListener) throws JMSException {
+        checkOpen();
+        listener = messageListener;
+        session.listenerChanged(this, messageListener != null);
+    }
+
+    MessageListener listener() {
+        return listener;
+    }
+
+    @Override
+    public Message receive() throws JMSException {
+        return receive(-1);
+    }
+
+    @Override
+    public Message receive(long timeout) throws JMSException {
+        return receiveNanos(timeout == 0 ? -1 : TimeUnit.MILLISECONDS.toNanos(timeout));
+    }
+
+    @Override
+    public Message receiveNoWait() throws JMSException {
+        return receiveNanos(0);
+    }
+
+    private Message receiveNanos(long timeoutNanos) throws JMSException {
+        checkOpen();
+        if (listener != null) {
+            throw new IllegalStateException("this consumer has a MessageListener; receive() is not allowed");
+        }
+        long deadline = System.nanoTime() + Math.max(timeoutNanos, 0);
+        try {
+            while (true) {
+                long remaining = timeoutNanos < 0 ? -1 : Math.max(0, deadline - System.nanoTime());
+                Fjm2Message m = queue.poll(remaining);
+                if (m == null) {
+                    return null;
+                }
+                if (m.isExpired(System.currentTimeMillis())) {
+                    session.connection().counters().messagesExpired.increment();
+                    continue;
+                }
+                session.delivered(this, m);
+                return m;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Next message for the listener dispatcher, skipping expired ones; null when none. */
+    Fjm2Message pollForListener() {
+        for (Fjm2Message m; (m = queue.pollNow()) != null; ) {
+            if (!m.isExpired(System.currentTimeMillis())) {
+                return m;
+            }
+            session.connection().counters().messagesExpired.increment();
+        }
+        return null;
+    }
+
+    /** Puts messages back in front for redelivery, in order. */
+    void redeliver(List<Fjm2Message> messages) {
+        queue.pushFront(messages);
+        if (listener != null) {
+            session.dispatcher().wake();
+        }
+    }
+
+    @Override
+    public Topic getTopic() throws JMSException {
+        checkOpen();
+        return topic;
+    }
+
+    @Override
+    public boolean getNoLocal() throws JMSException {
+        checkOpen();
+        return noLocal;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Closes: a receive() in progress returns null; a listener running on another thread is waited for. May be
+     * called from this consumer's own listener.
+     */
+    @Override
+    public void close() throws JMSException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        queue.close();
+        session.consumerClosed(this);
+    }
+
+    private void checkOpen() throws IllegalStateException {
+        if (closed) {
+            throw new IllegalStateException("consumer closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "consumer[topic=" + topic.name() + (selector == null ? "" : ", selector=" + selector.text())
+                + ", session=" + session.id() + "]";
+    }
+}

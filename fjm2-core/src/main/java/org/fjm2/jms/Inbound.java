@@ -1,0 +1,246 @@
+package org.fjm2.jms;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.collection.IntObjectHashMap;
+import org.fjm2.jms.message.Fjm2Message;
+import org.fjm2.jms.transport.ObjectListener;
+import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.MalformedWireException;
+import org.fjm2.jms.wire.MessageHeaderFlyweight;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The receive path of a connection, run on the transport's receive thread (which owns all its state): checks
+ * a batch's framing, then per record tracks the (sender, producer, priority) sequence (duplicates dropped,
+ * gaps counted and reported as {@link MessagesLostException}), skips topics nobody here listens to without
+ * decoding them, drops expired messages, decodes the rest once and fans them out to the matching consumers.
+ * Malformed input is counted and dropped; nothing is thrown back into the transport.
+ */
+final class Inbound implements ObjectListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Inbound.class);
+
+    /** What the receive path needs from its connection. */
+    interface Owner {
+        void reportAsync(jakarta.jms.JMSException problem);
+
+        void transmitIdle();
+    }
+
+    private final SubscriptionTable subscriptions;
+    private final ConnectionCounters counters;
+    private final MessageDecoder decoder;
+    private final Owner owner;
+    private final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
+    private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
+    private final IntObjectHashMap<SenderState> senders = new IntObjectHashMap<>();
+    private final List<Fjm2MessageConsumer> scratch = new ArrayList<>();
+    private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+
+    Inbound(SubscriptionTable subscriptions, ConnectionCounters counters, MessageDecoder decoder, Owner owner) {
+        this.subscriptions = subscriptions;
+        this.counters = counters;
+        this.decoder = decoder;
+        this.owner = owner;
+    }
+
+    @Override
+    public void onObject(int senderNodeId, ByteBuf object) {
+        try {
+            processBatch(senderNodeId, object);
+        } catch (MalformedWireException | RuntimeException e) {
+            counters.malformedBatches.increment();
+            if (malformedLog.allow()) {
+                LOG.warn("dropped a malformed batch from node {}: {} ({} more malformed since the last line)",
+                        Integer.toUnsignedString(senderNodeId), e.toString(), malformedLog.takeSuppressed());
+            }
+        }
+    }
+
+    private void processBatch(int sender, ByteBuf buf) throws MalformedWireException {
+        int start = buf.readerIndex();
+        int end = buf.writerIndex();
+        if (end - start < BatchHeaderFlyweight.LENGTH) {
+            throw new MalformedWireException("object of " + (end - start) + " bytes is shorter than a batch header");
+        }
+        batchHeader.wrap(buf, start);
+        if (batchHeader.magic() != BatchHeaderFlyweight.MAGIC) {
+            throw new MalformedWireException("not an FJM2-JMS batch (magic " + Integer.toHexString(batchHeader.magic())
+                    + ")");
+        }
+        if (batchHeader.version() != BatchHeaderFlyweight.VERSION) {
+            throw new MalformedWireException("unsupported FJM2-JMS wire version " + batchHeader.version());
+        }
+        long epoch = batchHeader.epoch();
+        int count = batchHeader.recordCount();
+        int first = start + BatchHeaderFlyweight.LENGTH;
+        checkFraming(buf, first, end, count);
+        SenderState state = senders.get(sender);
+        if (state == null || state.epoch != epoch) {
+            state = new SenderState(epoch);
+            senders.put(sender, state);
+        }
+        for (int i = 0, pos = first; i < count; i++) {
+            int length = buf.getInt(pos);
+            processRecord(sender, state, buf, pos, length);
+            pos += length;
+        }
+    }
+
+    private static void checkFraming(ByteBuf buf, int first, int end, int count) throws MalformedWireException {
+        if (count < 0) {
+            throw new MalformedWireException("negative record count " + count);
+        }
+        int pos = first;
+        for (int i = 0; i < count; i++) {
+            if (end - pos < 4) {
+                throw new MalformedWireException("record " + i + " of " + count + " starts past the end");
+            }
+            int length = buf.getInt(pos);
+            if (length < MessageHeaderFlyweight.FIXED_LENGTH || length > end - pos) {
+                throw new MalformedWireException("record " + i + " has bad length " + length);
+            }
+            pos += length;
+        }
+        if (pos != end) {
+            throw new MalformedWireException((end - pos) + " bytes after the last record");
+        }
+    }
+
+    private void processRecord(int sender, SenderState state, ByteBuf buf, int pos, int length) {
+        header.wrap(buf, pos);
+        int priority = header.priority();
+        int topicLength = header.topicLength();
+        if (priority > 9 || MessageHeaderFlyweight.FIXED_LENGTH + topicLength > length) {
+            counters.malformedMessages.increment();
+            return;
+        }
+        int producer = header.producerId();
+        long sequence = header.sequence();
+        long gap = state.track(producer, priority, sequence);
+        if (gap < 0) {
+            counters.duplicatesDiscarded.increment();
+            return;
+        }
+        SubscriptionTable.Subscription subscription = subscriptions.lookup(buf, header.topicOffset(), topicLength);
+        if (gap > 0) {
+            String topic = subscription != null ? subscription.topic().name()
+                    : buf.toString(header.topicOffset(), topicLength, StandardCharsets.UTF_8);
+            reportGap(sender, state, producer, priority, gap, topic);
+        }
+        if (subscription == null) {
+            return;
+        }
+        long expiration = header.expiration();
+        if (expiration != 0 && System.currentTimeMillis() >= expiration) {
+            counters.messagesExpired.increment();
+            return;
+        }
+        long deliveryTime = header.deliveryTime();
+        Fjm2Message message;
+        try {
+            message = decoder.decode(buf, pos, length, subscription.topic(), state.epoch);
+        } catch (MalformedWireException | RuntimeException e) {
+            counters.malformedMessages.increment();
+            if (malformedLog.allow()) {
+                LOG.warn("dropped a malformed message from node {}: {} ({} more malformed since the last line)",
+                        Integer.toUnsignedString(sender), e.toString(), malformedLog.takeSuppressed());
+            }
+            return;
+        }
+        counters.messagesReceived.increment();
+        fanOut(subscription, message, false, deliveryTime, scratch);
+    }
+
+    private void reportGap(int sender, SenderState state, int producer, int priority, long gap, String topic) {
+        counters.messagesLost.add(gap);
+        String reason = state.lossReason != null ? state.lossReason : "gap in the producer's sequence numbers";
+        state.pendingLostObjects = 0;
+        MessagesLostException lost = new MessagesLostException(topic, sender, producer, priority, gap, reason);
+        LOG.warn(lost.getMessage());
+        if (subscriptions.consumerCount() > 0) {
+            owner.reportAsync(lost);
+        }
+    }
+
+    /**
+     * Hands a decoded message to every consumer of the subscription that wants it (noLocal, selector): copies
+     * first, the original last, so no consumer can touch a message still being copied.
+     */
+    static void fanOut(SubscriptionTable.Subscription subscription, Fjm2Message message, boolean local,
+                       long deliveryTime, List<Fjm2MessageConsumer> scratch) {
+        scratch.clear();
+        for (Fjm2MessageConsumer consumer : subscription.consumers()) {
+            if (consumer.wants(message, local)) {
+                scratch.add(consumer);
+            }
+        }
+        int n = scratch.size();
+        for (int i = 0; i < n; i++) {
+            scratch.get(i).accept(i == n - 1 ? message : message.copy(), deliveryTime);
+        }
+        scratch.clear();
+    }
+
+    @Override
+    public void onObjectsLost(int senderNodeId, int objectCount, String reason) {
+        SenderState state = senders.get(senderNodeId);
+        if (state != null) {
+            state.pendingLostObjects += objectCount;
+            state.lossReason = reason;
+        }
+        LOG.warn("{} object(s) from node {} lost for good: {}", objectCount, Integer.toUnsignedString(senderNodeId),
+                reason);
+    }
+
+    @Override
+    public void onSenderGone(int senderNodeId) {
+        SenderState state = senders.remove(senderNodeId);
+        if (state != null && state.pendingLostObjects > 0) {
+            MessagesLostException lost = new MessagesLostException(null, senderNodeId, 0, 0, -1,
+                    state.pendingLostObjects + " object(s) lost before the sender went away");
+            LOG.warn(lost.getMessage());
+            if (subscriptions.consumerCount() > 0) {
+                owner.reportAsync(lost);
+            }
+        }
+    }
+
+    @Override
+    public void onTransmitIdle() {
+        owner.transmitIdle();
+    }
+
+    /** What the receive path remembers of one sending connection. */
+    private static final class SenderState {
+        final long epoch;
+        /** Last sequence per producer, indexed by priority. */
+        final IntObjectHashMap<long[]> lastSequence = new IntObjectHashMap<>();
+        long pendingLostObjects;
+        String lossReason;
+
+        SenderState(long epoch) {
+            this.epoch = epoch;
+        }
+
+        /** -1: duplicate; 0: in order (or first seen); n > 0: n messages missing before this one. */
+        long track(int producer, int priority, long sequence) {
+            long[] last = lastSequence.get(producer);
+            if (last == null) {
+                last = new long[10];
+                lastSequence.put(producer, last);
+            }
+            long previous = last[priority];
+            if (previous != 0 && sequence <= previous) {
+                return -1;
+            }
+            last[priority] = sequence;
+            return previous == 0 ? 0 : sequence - previous - 1;
+        }
+    }
+}

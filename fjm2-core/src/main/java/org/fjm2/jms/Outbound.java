@@ -1,0 +1,320 @@
+package org.fjm2.jms;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageFormatException;
+import jakarta.jms.ResourceAllocationException;
+import org.fjm2.jms.message.Fjm2Message;
+import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.MessageHeaderFlyweight;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Batches outgoing messages, one open batch per JMS priority, encoded straight into a pooled buffer. A batch
+ * goes to the transport (with its priority) when it reaches {@code maxBatchBytes}, when the transport has
+ * nothing queued (so a lone message leaves at once), when the transport reports it drained
+ * ({@link #transmitIdle()}), or after {@code batchLingerMicros}. A message that does not fit an open batch
+ * flushes it and starts a new one; a message larger than the transport's object limit is refused.
+ *
+ * <p>Sequence numbers are assigned under the batch lock, so the order of numbers is the order in the batches,
+ * which the transport keeps per priority.
+ */
+final class Outbound {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Outbound.class);
+    private static final int PRIORITIES = 10;
+
+    /** What the batcher needs from its connection when it delivers locally or reports a failure. */
+    interface Sink {
+        /** A record just encoded for a topic with local consumers: deliver it to them. */
+        void deliverLocally(ByteBuf batch, int recordOffset, int recordLength, Fjm2Topic topic);
+
+        /** A batch that could not be sent after its messages' send() calls had returned. */
+        void batchDropped(int priority, int messages, String reason);
+    }
+
+    private final ObjectTransport transport;
+    private final long epoch;
+    private final int maxBatchBytes;
+    private final long lingerMicros;
+    private final long sendTimeoutMillis;
+    private final ScheduledExecutorService timer;
+    private final ConnectionCounters counters;
+    private final Sink sink;
+    private final SubscriptionTable localSubscriptions;
+    private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
+    private final Batch[] batches = new Batch[PRIORITIES];
+    private final Runnable flushOpenTask = this::flushOpenBatches;
+    private volatile boolean closed;
+
+    Outbound(ObjectTransport transport, long epoch, ConnectionSettings settings, ScheduledExecutorService timer,
+             ConnectionCounters counters, SubscriptionTable localSubscriptions, Sink sink) {
+        this.transport = transport;
+        this.epoch = epoch;
+        this.maxBatchBytes = Math.min(settings.maxBatchBytes(), transport.maxObjectSize());
+        this.lingerMicros = settings.batchLingerMicros();
+        this.sendTimeoutMillis = settings.sendTimeoutMillis();
+        this.timer = timer;
+        this.counters = counters;
+        this.localSubscriptions = localSubscriptions;
+        this.sink = sink;
+        for (int p = 0; p < PRIORITIES; p++) {
+            batches[p] = new Batch(p);
+        }
+    }
+
+    /**
+     * Encodes and queues one message (non-transacted send); assigns and stamps its message id.
+     *
+     * @param sendTime     the send time in ms (wire timestamp)
+     * @param deliveryTime when a delivery delay is set, the earliest delivery time in ms; else 0
+     */
+    void send(Fjm2Message message, Fjm2Topic destination, Fjm2Topic replyTo, ProducerState producer,
+              long sendTime, long deliveryTime, boolean noMessageId, boolean noTimestamp)
+            throws JMSException, InterruptedException {
+        Batch batch = batches[message.getJMSPriority()];
+        batch.lock.lockInterruptibly();
+        try {
+            checkOpen();
+            int priority = batch.priority;
+            long sequence = producer.nextSequence(priority);
+            int record = -1;
+            for (int attempt = 0; attempt < 2 && record < 0; attempt++) {
+                ByteBuf buf = batch.open();
+                int mark = buf.writerIndex();
+                try {
+                    record = MessageEncoder.encode(buf, message, destination, replyTo, producer.id, sequence,
+                            sendTime, deliveryTime, noMessageId, noTimestamp, null);
+                } catch (IndexOutOfBoundsException tooBig) {
+                    buf.writerIndex(mark);
+                    if (batch.records == 0) {
+                        producer.undoSequence(priority);
+                        throw new ResourceAllocationException("message too large: it does not fit the transport's "
+                                + "object limit of " + transport.maxObjectSize() + " bytes (maxObjectSize)");
+                    }
+                    flushLocked(batch);
+                } catch (IllegalArgumentException badField) {
+                    buf.writerIndex(mark);
+                    producer.undoSequence(priority);
+                    throw new MessageFormatException("cannot encode message: " + badField.getMessage());
+                }
+            }
+            if (!noMessageId) {
+                message.assignMessageId(epoch, producer.id, priority, sequence);
+            }
+            appended(batch, record);
+        } finally {
+            batch.lock.unlock();
+        }
+    }
+
+    /**
+     * Queues a record encoded earlier (a transaction's send), numbering it now: the transaction's records get
+     * their sequence numbers at commit, so a rollback leaves no gap.
+     */
+    void sendEncoded(ByteBuf source, int offset, int length, ProducerState producer, int priority)
+            throws JMSException, InterruptedException {
+        Batch batch = batches[priority];
+        batch.lock.lockInterruptibly();
+        try {
+            checkOpen();
+            ByteBuf buf = batch.open();
+            if (batch.records > 0 && buf.writerIndex() + length > buf.maxCapacity()) {
+                flushLocked(batch);
+                buf = batch.open();
+            }
+            if (buf.writerIndex() + length > buf.maxCapacity()) {
+                throw new ResourceAllocationException("message too large for the transport's object limit of "
+                        + transport.maxObjectSize() + " bytes (maxObjectSize)");
+            }
+            batch.header.wrap(source, offset).sequence(producer.nextSequence(priority));
+            int record = buf.writerIndex();
+            buf.writeBytes(source, offset, length);
+            appended(batch, record);
+        } finally {
+            batch.lock.unlock();
+        }
+    }
+
+    private void appended(Batch batch, int record) throws JMSException, InterruptedException {
+        ByteBuf buf = batch.buffer;
+        int length = buf.writerIndex() - record;
+        batch.records++;
+        counters.messagesSent.increment();
+        counters.messageBytesSent.add(length);
+        Fjm2Topic topic = localTopic(batch, record);
+        if (topic != null) {
+            sink.deliverLocally(buf, record, length, topic);
+        }
+        if (buf.readableBytes() >= maxBatchBytes || transport.pendingObjects() == 0 || lingerMicros == 0) {
+            flushLocked(batch);
+        } else if (!batch.lingerScheduled) {
+            batch.lingerScheduled = true;
+            timer.schedule(batch.lingerTask, lingerMicros, TimeUnit.MICROSECONDS);
+        }
+    }
+
+    /** The topic of a just-written record when some consumer of this connection listens to it. */
+    private Fjm2Topic localTopic(Batch batch, int record) {
+        if (localSubscriptions.consumerCount() == 0) {
+            return null;
+        }
+        MessageHeaderFlyweight header = batch.header.wrap(batch.buffer, record);
+        SubscriptionTable.Subscription s = localSubscriptions.lookup(batch.buffer, header.topicOffset(),
+                header.topicLength());
+        return s == null ? null : s.topic();
+    }
+
+    private void flushLocked(Batch batch) throws JMSException, InterruptedException {
+        ByteBuf buf = batch.buffer;
+        if (buf == null || batch.records == 0) {
+            return;
+        }
+        int records = batch.records;
+        batch.batchHeader.wrap(buf, 0).recordCount(records);
+        batch.buffer = null;
+        batch.records = 0;
+        boolean sent;
+        try {
+            sent = transport.send(buf, batch.priority, sendTimeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            counters.messagesDroppedAtSend.add(records);
+            sink.batchDropped(batch.priority, records, e.getMessage());
+            throw new jakarta.jms.IllegalStateException("transport refused a batch: " + e.getMessage());
+        }
+        if (!sent) {
+            counters.messagesDroppedAtSend.add(records);
+            String reason = "transport still full after sendTimeoutMillis=" + sendTimeoutMillis;
+            sink.batchDropped(batch.priority, records, reason);
+            throw new ResourceAllocationException(records + " message(s) not sent: " + reason);
+        }
+        counters.batchesSent.increment();
+    }
+
+    /** The transport drained: send every open batch now (on the timer thread; the caller must not block). */
+    void transmitIdle() {
+        if (!closed) {
+            try {
+                timer.execute(flushOpenTask);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // closing: close() flushes
+            }
+        }
+    }
+
+    /** Sends every open batch, highest priority first. */
+    void flushAll() throws JMSException, InterruptedException {
+        for (int p = PRIORITIES - 1; p >= 0; p--) {
+            Batch batch = batches[p];
+            batch.lock.lockInterruptibly();
+            try {
+                flushLocked(batch);
+            } finally {
+                batch.lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Sends the batches that look open. The unlocked peek at the record count may miss a batch opened this
+     * instant; its linger timer (or the next idle signal) sends it.
+     */
+    private void flushOpenBatches() {
+        try {
+            for (int p = PRIORITIES - 1; p >= 0; p--) {
+                Batch batch = batches[p];
+                if (batch.records == 0) {
+                    continue;
+                }
+                batch.lock.lockInterruptibly();
+                try {
+                    flushLocked(batch);
+                } finally {
+                    batch.lock.unlock();
+                }
+            }
+        } catch (JMSException e) {
+            LOG.debug("background flush failed (already counted and reported): {}", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Flushes what is open, then refuses further sends. */
+    void close() {
+        try {
+            flushAll();
+        } catch (JMSException e) {
+            LOG.warn("could not send the last batches on close: {}", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        closed = true;
+        for (Batch batch : batches) {
+            batch.lock.lock();
+            try {
+                if (batch.buffer != null) {
+                    batch.buffer.release();
+                    batch.buffer = null;
+                }
+            } finally {
+                batch.lock.unlock();
+            }
+        }
+    }
+
+    private void checkOpen() throws jakarta.jms.IllegalStateException {
+        if (closed) {
+            throw new jakarta.jms.IllegalStateException("connection closed");
+        }
+    }
+
+    /** The open batch of one priority. Guarded by its lock. */
+    private final class Batch {
+        final int priority;
+        final ReentrantLock lock = new ReentrantLock();
+        final Runnable lingerTask;
+        final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
+        final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
+        ByteBuf buffer;
+        /** Written under the lock; read without it only as a hint (volatile for visibility). */
+        volatile int records;
+        boolean lingerScheduled;
+
+        Batch(int priority) {
+            this.priority = priority;
+            this.lingerTask = this::lingerExpired;
+        }
+
+        ByteBuf open() {
+            if (buffer == null) {
+                buffer = allocator.directBuffer(Math.min(maxBatchBytes + 1024, transport.maxObjectSize()),
+                        transport.maxObjectSize());
+                BatchHeaderFlyweight.writeEmpty(buffer, epoch);
+            }
+            return buffer;
+        }
+
+        private void lingerExpired() {
+            lock.lock();
+            try {
+                lingerScheduled = false;
+                flushLocked(this);
+            } catch (JMSException e) {
+                LOG.debug("linger flush failed (already counted and reported): {}", e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package org.fjm2.jms.management;
+
+/**
+ * The counters of one FJM2 connection, as a JMX MBean named
+ * {@code org.fjm2:type=Connection,clientId=...,node=...,instance=...}. All counters are monotonic since the
+ * connection opened. Message counters come from the JMS layer, object/NACK/repair counters from the transport.
+ */
+public interface ConnectionStatsMBean {
+    String getClientId();
+
+    /** The transport node id (NORM source id) of the connection. */
+    long getNodeId();
+
+    String getUrl();
+
+    long getMessagesSent();
+
+    long getMessageBytesSent();
+
+    long getBatchesSent();
+
+    long getMessagesDroppedAtSend();
+
+    long getMessagesReceived();
+
+    long getMessagesDelivered();
+
+    long getMessagesLost();
+
+    long getDuplicatesDiscarded();
+
+    long getMalformedBatches();
+
+    long getMalformedMessages();
+
+    long getMessagesExpired();
+
+    long getConsumerOverflowDrops();
+
+    long getRedeliveryDrops();
+
+    long getObjectsSent();
+
+    long getBytesSent();
+
+    long getObjectsReceived();
+
+    long getBytesReceived();
+
+    long getNacksSent();
+
+    long getNacksReceived();
+
+    long getRepairsSent();
+
+    long getObjectsLost();
+
+    /** Objects accepted by the transport and not yet transmitted. */
+    int getPendingObjects();
+}

@@ -1,0 +1,165 @@
+package org.fjm2.jms.tool;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.InvalidSelectorException;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import org.fjm2.jms.ConsumerOverflowException;
+import org.fjm2.jms.MessagesLostException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code fjm2 subscribe}: prints one line per message received on a topic, or with {@code --quiet} a summary
+ * (messages, msg/s, MB/s, messages lost). Stops after {@code --count} messages, or after {@code --timeout}
+ * seconds without a message.
+ */
+@Command(name = "subscribe", mixinStandardHelpOptions = true,
+        description = "Subscribe to a topic over FJM2 and print what arrives.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done (count reached, or silence for --timeout without --count)",
+                "1:failed, or --timeout passed before --count messages", "2:bad arguments",
+                "3:done, but messages were lost (reported by the transport or dropped by a full queue)"})
+public final class SubscribeCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SubscribeCommand.class);
+    static final int EXIT_TIMED_OUT = 1;
+    static final int EXIT_LOST = 3;
+    private static final int MAX_TEXT_SHOWN = 80;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--url", required = true, description = "connection URL, e.g. norm://239.255.0.1:6003?interface=lo")
+    String url;
+
+    @Option(names = "--topic", required = true, description = "topic name")
+    String topic;
+
+    @Option(names = "--count", defaultValue = "0",
+            description = "stop after this many messages, 0 = no limit (default: ${DEFAULT-VALUE})")
+    long count;
+
+    @Option(names = "--selector", description = "JMS message selector, e.g. \"seq > 10\"")
+    String selector;
+
+    @Option(names = "--quiet", description = "print only the summary, not one line per message")
+    boolean quiet;
+
+    @Option(names = "--timeout", defaultValue = "0",
+            description = "stop after this many seconds without a message, 0 = wait for ever (default: ${DEFAULT-VALUE})")
+    double timeoutSeconds;
+
+    @Override
+    public Integer call() throws JMSException {
+        if (count < 0) {
+            throw new IllegalArgumentException("--count must be >= 0, got " + count);
+        }
+        if (timeoutSeconds < 0 || Double.isNaN(timeoutSeconds)) {
+            throw new IllegalArgumentException("--timeout must be >= 0, got " + timeoutSeconds);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        AtomicLong lost = new AtomicLong();
+        AtomicLong lostUnknown = new AtomicLong();
+        try (Connection connection = ToolSupport.factory(url).createConnection()) {
+            connection.setExceptionListener(e -> {
+                if (e instanceof MessagesLostException m) {
+                    if (m.lostMessages() < 0) {
+                        lostUnknown.incrementAndGet();
+                    } else {
+                        lost.addAndGet(m.lostMessages());
+                    }
+                } else if (e instanceof ConsumerOverflowException o) {
+                    lost.addAndGet(o.droppedMessages());
+                }
+                LOG.warn(e.getMessage());
+            });
+            Session session = connection.createSession();
+            MessageConsumer consumer;
+            try {
+                consumer = session.createConsumer(session.createTopic(topic), selector);
+            } catch (InvalidSelectorException e) {
+                throw new IllegalArgumentException("--selector: " + e.getMessage(), e);
+            }
+            connection.start();
+            long timeoutMillis = (long) (timeoutSeconds * 1000);
+            long received = 0;
+            long bytes = 0;
+            long start = 0;
+            long last = 0;
+            long nextProgress = 0;
+            while (count == 0 || received < count) {
+                Message m = timeoutMillis > 0 ? consumer.receive(timeoutMillis) : consumer.receive();
+                if (m == null) {
+                    break;
+                }
+                long now = System.nanoTime();
+                if (received == 0) {
+                    start = now;
+                    nextProgress = now + ToolSupport.PROGRESS_INTERVAL_NANOS;
+                }
+                last = now;
+                received++;
+                long size = bodySize(m);
+                bytes += size;
+                if (!quiet) {
+                    out.println(describe(m, size));
+                } else if (now >= nextProgress) {
+                    LOG.info("received {} messages ({} msg/s)", received,
+                            Math.round(ToolSupport.perSecond(received, now - start)));
+                    nextProgress = now + ToolSupport.PROGRESS_INTERVAL_NANOS;
+                }
+            }
+            long elapsed = last - start;
+            String lostText = lost.get() + (lostUnknown.get() > 0 ? " (+ an unknown number)" : "");
+            out.printf("received %d messages (%d bytes of body) from %s in %.3f s: %.0f msg/s, %.2f MB/s, lost %s%n",
+                    received, bytes, topic, elapsed / 1e9, ToolSupport.perSecond(received, elapsed),
+                    ToolSupport.megabytesPerSecond(bytes, elapsed), lostText);
+            out.flush();
+            if (count > 0 && received < count) {
+                spec.commandLine().getErr().printf("fjm2 subscribe: timed out after %s s of silence with %d of %d"
+                        + " messages%n", timeoutSeconds, received, count);
+                return EXIT_TIMED_OUT;
+            }
+            return lost.get() > 0 || lostUnknown.get() > 0 ? EXIT_LOST : 0;
+        }
+    }
+
+    private static long bodySize(Message m) throws JMSException {
+        if (m instanceof BytesMessage b) {
+            return b.getBodyLength();
+        }
+        if (m instanceof TextMessage t && t.getText() != null) {
+            return t.getText().length();
+        }
+        return 0;
+    }
+
+    private static String describe(Message m, long size) throws JMSException {
+        StringBuilder line = new StringBuilder();
+        line.append(m.getJMSMessageID()).append(" priority=").append(m.getJMSPriority());
+        if (m.propertyExists("seq")) {
+            line.append(" seq=").append(m.getObjectProperty("seq"));
+        }
+        line.append(" size=").append(size);
+        if (m instanceof TextMessage t && t.getText() != null) {
+            String text = t.getText();
+            line.append(" text=").append(text.length() > MAX_TEXT_SHOWN ? text.substring(0, MAX_TEXT_SHOWN) + "..." : text);
+        }
+        if (m.getJMSRedelivered()) {
+            line.append(" redelivered");
+        }
+        return line.toString();
+    }
+}

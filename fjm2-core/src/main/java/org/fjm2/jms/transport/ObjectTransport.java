@@ -1,0 +1,48 @@
+package org.fjm2.jms.transport;
+
+import io.netty.buffer.ByteBuf;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One reliable multicast session, as a JMS connection needs it: whole objects (byte strings) sent to every
+ * member of a group, reliably and in order per sender and priority. Created per {@code Connection} by an
+ * {@link ObjectTransportFactory}.
+ */
+public interface ObjectTransport extends AutoCloseable {
+
+    /** This endpoint's node id (NORM source_id, 32 bits), unique within the group. */
+    int localNodeId();
+
+    /** Largest object {@link #send} accepts, in bytes (a configured limit; receivers enforce the same). */
+    int maxObjectSize();
+
+    /** Starts receiving; the listener is called on the transport's own thread. Call at most once. */
+    void start(ObjectListener listener);
+
+    /**
+     * Queues one object for reliable multicast to every member of the group. Takes ownership of
+     * {@code object} (released by the transport, also when it returns false or throws). Blocks while the
+     * transmit window or repair cache is full (back-pressure) up to the timeout; returns false on timeout.
+     * Objects of the same priority reach every receiver in send order, exactly once; an object of higher
+     * priority (0..9) may overtake lower-priority objects that are still queued at the sender.
+     *
+     * @throws IllegalArgumentException when the object is larger than {@link #maxObjectSize()} or the
+     *                                  priority is outside 0..9
+     * @throws IllegalStateException    when the transport is closed
+     */
+    boolean send(ByteBuf object, int priority, long timeout, TimeUnit unit) throws InterruptedException;
+
+    /** Objects accepted by {@link #send} that have not started transmission yet. */
+    int pendingObjects();
+
+    /** Counters for JMX: objects/bytes sent and received, repairs, NACKs, objects lost. */
+    TransportCounters counters();
+
+    /**
+     * Lets what send() accepted go out (bounded wait), then stops sending and receiving and releases every buffer
+     * the transport still holds. Idempotent.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,63 @@
+package org.fjm2.jms.transport;
+
+import java.util.Map;
+
+/**
+ * Reads typed URL parameter values with range checks, for transports and the JMS layer alike. Every failure is
+ * an IllegalArgumentException whose message starts with the parameter's name.
+ */
+public final class ParameterValues {
+
+    private ParameterValues() {
+    }
+
+    public static long longValue(Map<String, String> parameters, String name, long dflt, long min, long max) {
+        String text = parameters.get(name);
+        if (text == null) {
+            return dflt;
+        }
+        long value;
+        try {
+            value = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be an integer, got '" + text + "'");
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ", got " + value);
+        }
+        return value;
+    }
+
+    public static int intValue(Map<String, String> parameters, String name, int dflt, int min, int max) {
+        return (int) longValue(parameters, name, dflt, min, max);
+    }
+
+    public static double doubleValue(Map<String, String> parameters, String name, double dflt, double min,
+                                     double max) {
+        String text = parameters.get(name);
+        if (text == null) {
+            return dflt;
+        }
+        double value;
+        try {
+            value = Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number, got '" + text + "'");
+        }
+        if (!(value >= min && value <= max)) {
+            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ", got " + text);
+        }
+        return value;
+    }
+
+    public static boolean booleanValue(Map<String, String> parameters, String name, boolean dflt) {
+        String text = parameters.get(name);
+        if (text == null) {
+            return dflt;
+        }
+        if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new IllegalArgumentException(name + " must be true or false, got '" + text + "'");
+    }
+}
