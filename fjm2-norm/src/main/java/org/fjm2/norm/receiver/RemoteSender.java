@@ -87,6 +87,18 @@ public final class RemoteSender implements RemoteSenderInfo {
     private int ackSymbol;
 
     private final Fti fti = new Fti();
+    private final Presence presence = new Presence();
+
+    /** Which source symbols of a block arrived (reused for every decode). */
+    private static final class Presence implements BlockDecoder.SourcePresence {
+        RxObject object;
+        int block;
+
+        @Override
+        public boolean has(int symbol) {
+            return object.received.get(block, symbol);
+        }
+    }
     private final RepairRequestWriter writer = new RepairRequestWriter();
     private final RepairRequestReader reader = new RepairRequestReader();
     private final FeedbackFlyweight feedback = new FeedbackFlyweight();
@@ -284,15 +296,23 @@ public final class RemoteSender implements RemoteSenderInfo {
                 object.markBlockComplete(block);
             }
         } else {
-            if (decoder == null || !decoder.supports(object.fecId, object.fieldSize) || payload < object.segmentSize) {
+            if (decoder == null || !decoder.supports(object.fecId, object.fieldSize)) {
                 ctx.counters().increment(Counter.UNSUPPORTED_OBJECTS);
+                return;
+            }
+            // Parity is as long as the block's longest source symbol (NRL sends no more): E, except for a block
+            // that is only the object's short final segment. Bytes past it are zero.
+            int longest = object.partition.segmentLength(block, 0);
+            if (payload < longest) {
+                ctx.counters().increment(Counter.MALFORMED_DROPPED);
                 return;
             }
             if (object.data == null && !allocateData(object)) {
                 return;
             }
-            ByteBuf copy = ctx.output().allocate(object.segmentSize);
-            copy.writeBytes(msg.buffer(), msg.payloadIndex(), object.segmentSize);
+            ByteBuf copy = ctx.output().allocateHeap(object.segmentSize);
+            copy.writeBytes(msg.buffer(), msg.payloadIndex(), Math.min(payload, object.segmentSize));
+            copy.writeZero(object.segmentSize - copy.readableBytes());
             object.received.set(block, symbol);
             object.addParity(block, symbol, copy, object.symbolLimit - k);
         }
@@ -303,13 +323,21 @@ public final class RemoteSender implements RemoteSenderInfo {
     }
 
     private void decode(RxObject object, int block, int k) {
+        int parity = object.parityPerBlock;
+        for (int i = 0; i < object.parityCount[block]; i++) {
+            parity = Math.max(parity, object.parityEsi[block][i] - k + 1);
+        }
+        presence.block = block;
+        presence.object = object;
         boolean ok = decoder.decode(object.fecId, object.fieldSize, object.data, object.partition, block,
-                object.symbolLimit - k, s -> object.received.get(block, s), object.parity[block],
-                object.parityEsi[block], object.parityCount[block]);
+                parity, presence, object.parity[block], object.parityEsi[block], object.parityCount[block]);
         if (ok) {
             object.received.setRange(block, 0, k);
             object.markBlockComplete(block);
             ctx.counters().increment(Counter.FEC_DECODES);
+        } else {
+            LOG.warn("{}: object {} block {} did not decode (k={}, parity {}, {} parity symbols)", this,
+                    object.objectId, block, k, parity, object.parityCount[block]);
         }
     }
 
@@ -323,7 +351,7 @@ public final class RemoteSender implements RemoteSenderInfo {
             }
             abandon(oldest, LossReason.RECEIVER_OVERRUN);
         }
-        object.data = ctx.output().allocate((int) needed);
+        object.data = ctx.output().allocateHeap((int) needed);
         object.data.writerIndex((int) needed);
         bufferedBytes += needed;
         return true;
@@ -881,55 +909,53 @@ public final class RemoteSender implements RemoteSenderInfo {
     }
 
     /**
-     * SEGMENT requests for a partly received block. With parity, when the block has been sent whole and the
-     * erasures fit in the parity, ask for that many parity symbols (ESIs k, k+1, ... not yet received): one parity
-     * symbol repairs a different loss at each receiver. Otherwise ask for the source symbols explicitly.
+     * SEGMENT requests for a partly received block. With parity, once the block has been sent whole, ask for as
+     * many parity symbols as erasures remain (ESIs from k upward that have not arrived; the sender answers a count
+     * of parity ESIs with fresh parity, NRL-style): one parity symbol repairs a different loss at each receiver.
+     * When the parity range cannot cover the erasures, ask for the remaining source symbols explicitly.
      */
     private boolean appendSegmentRequests(RxObject o, int b, boolean currentBlock, int infoFlag) {
         int k = o.partition.blockLength(b);
         int parity = o.parityPerBlock;
         boolean blockSent = !currentBlock || posSymbol >= k - 1;
         int limit = blockSent ? k : Math.min(posSymbol, k);
-        int received = o.received.count(b, o.symbolLimit);
-        int erasures = k - received;
+        int erasures = k - o.received.count(b, o.symbolLimit);
         if (erasures <= 0) {
             return false;
         }
-        int from;
-        int to;
         boolean useParity = blockSent && decoder != null && decoder.supports(o.fecId, o.fieldSize) && parity > 0;
-        if (useParity && erasures <= parity) {
-            from = k;
-            to = k + erasures;
-            return appendSymbolRuns(o, b, from, to, k, infoFlag, true);
+        if (!useParity) {
+            return appendSymbolRuns(o, b, 0, limit, k, infoFlag, Integer.MAX_VALUE);
         }
-        boolean any = false;
-        if (useParity) {
-            // Parity covers the first `parity` missing source symbols; request the rest explicitly, plus parity.
-            int skip = parity;
-            int s = -1;
-            for (int i = 0; i <= skip; i++) {
-                s = o.received.nextClear(b, s + 1, limit);
-                if (s < 0) {
-                    break;
-                }
-            }
-            if (s >= 0) {
-                any |= appendSymbolRuns(o, b, s, limit, k, infoFlag, false);
-            }
-            any |= appendSymbolRuns(o, b, k, k + parity, k, infoFlag, false);
-            return any;
+        int parityEnd = Math.min(k + parity, o.symbolLimit);
+        int unreceivedParity = (parityEnd - k) - o.received.count(b, parityEnd) + o.received.count(b, k);
+        if (unreceivedParity >= erasures) {
+            return appendSymbolRuns(o, b, k, parityEnd, k, infoFlag, erasures);
         }
-        return appendSymbolRuns(o, b, 0, limit, k, infoFlag, false);
+        boolean any = appendSymbolRuns(o, b, k, parityEnd, k, infoFlag, unreceivedParity);
+        // the rest explicitly: the last missing source symbols
+        int explicit = erasures - unreceivedParity;
+        int skip = Math.max(0, (k - o.received.count(b, k)) - explicit);
+        int s = -1;
+        for (int i = 0; i <= skip; i++) {
+            s = o.received.nextClear(b, s + 1, limit);
+            if (s < 0) {
+                return any;
+            }
+        }
+        return any | appendSymbolRuns(o, b, s, limit, k, infoFlag, explicit);
     }
 
-    /** Appends the not-received symbols of [from, to) as ITEMS (runs of 1-2) and RANGES (longer runs). */
-    private boolean appendSymbolRuns(RxObject o, int b, int from, int to, int k, int infoFlag, boolean parityOnly) {
+    /**
+     * Appends up to {@code max} not-received symbols of [from, to) as ITEMS (runs of 1-2) and RANGES (longer runs).
+     */
+    private boolean appendSymbolRuns(RxObject o, int b, int from, int to, int k, int infoFlag, int max) {
         boolean any = false;
+        int left = max;
         int s = o.received.nextClear(b, from, to);
-        while (s >= 0) {
+        while (s >= 0 && left > 0) {
             int end = s;
-            while (end + 1 < to && !o.received.get(b, end + 1)) {
+            while (end + 1 < to && end - s + 1 < left && !o.received.get(b, end + 1)) {
                 end++;
             }
             for (int x = s; x <= end; x++) {
@@ -956,6 +982,7 @@ public final class RemoteSender implements RemoteSenderInfo {
             }
             writer.close();
             any = true;
+            left -= run;
             s = end + 1 < to ? o.received.nextClear(b, end + 1, to) : -1;
         }
         return any;

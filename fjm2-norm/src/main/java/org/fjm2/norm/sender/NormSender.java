@@ -478,7 +478,8 @@ public final class NormSender {
             packet.setBytes(payloadIndex, object.data, object.data.readerIndex() + offset, length);
             ctx.counters().increment(repair ? Counter.REPAIRS_SENT : Counter.DATA_SENT);
         } else {
-            length = segmentSize;
+            // As long as the block's longest source symbol (what NRL NORM sends too).
+            length = object.partition.segmentLength(block, 0);
             ByteBuf parity = parityOf(object, block);
             packet.setBytes(payloadIndex, parity, parityIndex(object, block, symbol - k), length);
             ctx.counters().increment(Counter.PARITY_SENT);
@@ -521,7 +522,8 @@ public final class NormSender {
         int parity = config.parity();
         int perBlock = parity * config.segmentSize();
         if (object.parityCache == null) {
-            object.parityCache = ctx.output().allocate(perBlock * object.blockCount());
+            object.parityCache = ctx.output().allocateHeap(perBlock * object.blockCount());
+            object.parityCache.writerIndex(object.parityCache.capacity());
         }
         if (!object.isParityEncoded(block)) {
             parityEncoder.encodeBlock(object.data, object.partition, block, parity, object.parityCache,

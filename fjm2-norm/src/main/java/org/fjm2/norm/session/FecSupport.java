@@ -1,5 +1,6 @@
 package org.fjm2.norm.session;
 
+import org.fjm2.norm.fec.ReedSolomonBlockCoder;
 import org.fjm2.norm.receiver.BlockDecoder;
 import org.fjm2.norm.sender.ParityEncoder;
 
@@ -9,13 +10,13 @@ final class FecSupport {
     private FecSupport() {
     }
 
-    /** Parity encoder for the sender; null when the configuration asks for no parity. */
+    /** Parity encoder for the sender (Reed-Solomon, fec_id 5). */
     static ParityEncoder encoder(NormConfig config) {
-        return null;
+        return new ReedSolomonBlockCoder();
     }
 
-    /** Decoder for receivers; null until the Reed-Solomon codec is wired in. */
+    /** Decoder for receivers (Reed-Solomon, fec_id 5, 2 and 129). */
     static BlockDecoder decoder() {
-        return null;
+        return new ReedSolomonBlockCoder();
     }
 }

@@ -480,6 +480,11 @@ public final class NormSession implements NormContext, AutoCloseable {
         }
 
         @Override
+        public ByteBuf allocateHeap(int capacity) {
+            return transport.allocator().heapBuffer(capacity);
+        }
+
+        @Override
         public void sendToGroup(ByteBuf datagram) {
             if (config.txLoss().drop(datagram)) {
                 counters.increment(Counter.TX_LOSS_INJECTED);

@@ -13,6 +13,12 @@ public interface PacketOutput {
     /** A pooled buffer for one datagram of up to {@code capacity} bytes. */
     ByteBuf allocate(int capacity);
 
+    /**
+     * A pooled heap buffer for object data (reassembly containers, parity): heap so that FEC works on its array in
+     * place and so that receive buffers count against the heap, not the smaller direct-memory budget.
+     */
+    ByteBuf allocateHeap(int capacity);
+
     /** Sends a datagram to the session's group (takes ownership of the buffer). */
     void sendToGroup(ByteBuf datagram);
 

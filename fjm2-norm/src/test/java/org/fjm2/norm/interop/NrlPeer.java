@@ -301,6 +301,7 @@ public final class NrlPeer implements AutoCloseable {
                 throw new AssertionError("nrlpeer " + role + " still running after " + timeout + describe());
             }
             stdoutReader.join(TimeUnit.SECONDS.toMillis(5));
+            stderrReader.join(TimeUnit.SECONDS.toMillis(5));    // stderr complete before anyone reads it
             return process.exitValue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
