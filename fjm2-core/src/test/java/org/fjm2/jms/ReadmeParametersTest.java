@@ -19,6 +19,7 @@ class ReadmeParametersTest {
         String readme = Files.readString(Path.of("README.md"));
         List<TransportParameter> all = new ArrayList<>(JmsParameters.ALL);
         all.addAll(new InMemoryTransportFactory().parameters());
+        all.addAll(new org.fjm2.jms.transport.norm.NormTransportFactory().parameters());
         for (TransportParameter p : all) {
             String shownDefault = p.defaultValue().isEmpty() ? "(none)" : p.defaultValue();
             assertThat(readme).as("README row for %s", p.name())

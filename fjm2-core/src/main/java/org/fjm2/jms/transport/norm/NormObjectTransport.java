@@ -1,0 +1,141 @@
+package org.fjm2.jms.transport.norm;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.buffer.ByteBuf;
+import org.fjm2.jms.transport.ObjectListener;
+import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.jms.transport.TransportCounters;
+import org.fjm2.norm.session.LossReason;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.NormCounters;
+import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.session.NormListener;
+import org.fjm2.norm.session.NormSession;
+import org.fjm2.norm.session.RemoteSenderInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JMS transport over one NORM session: JMS objects (messages or batches) are NORM data objects, sent with
+ * their JMS priority; complete objects of remote senders go to the JMS layer in each sender's order, lost ones are
+ * reported as such. The session opens when the transport is created (so a bad interface or port fails the
+ * connection at once); events before {@link #start} are not delivered.
+ */
+final class NormObjectTransport implements ObjectTransport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NormObjectTransport.class);
+
+    private final NormSession session;
+    private final Duration closeLinger;
+    private final int maxObjectSize;
+    private volatile ObjectListener listener;
+    private volatile boolean closed;
+
+    NormObjectTransport(NormConfig config, Duration closeLinger) throws IOException {
+        this.closeLinger = closeLinger;
+        this.maxObjectSize = config.maxObjectSize();
+        this.session = NormSession.open(config, new Events());
+    }
+
+    @Override
+    public int localNodeId() {
+        return session.nodeId();
+    }
+
+    @Override
+    public int maxObjectSize() {
+        return maxObjectSize;
+    }
+
+    @Override
+    public void start(ObjectListener listener) {
+        if (this.listener != null) {
+            throw new IllegalStateException("already started");
+        }
+        this.listener = listener;
+    }
+
+    @Override
+    public boolean send(ByteBuf object, int priority, long timeout, TimeUnit unit) throws InterruptedException {
+        if (closed) {
+            object.release();
+            throw new IllegalStateException("transport is closed");
+        }
+        return session.sender().enqueue(object, null, priority, timeout, unit) >= 0;
+    }
+
+    @Override
+    public int pendingObjects() {
+        return session.sender().pendingObjects();
+    }
+
+    @Override
+    public TransportCounters counters() {
+        NormCounters c = session.counters();
+        return new TransportCounters(c.get(Counter.OBJECTS_SENT), c.get(Counter.BYTES_SENT),
+                c.get(Counter.OBJECTS_RECEIVED), c.get(Counter.BYTES_RECEIVED), c.get(Counter.NACKS_SENT),
+                c.get(Counter.NACKS_RECEIVED), c.get(Counter.REPAIRS_SENT), c.get(Counter.OBJECTS_LOST));
+    }
+
+    /** The engine's own counters (all of them), for tools and tests. */
+    NormCounters engineCounters() {
+        return session.counters();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            // Give what send() accepted its first transmission and the receivers their repair rounds.
+            if (!session.awaitFlushed(closeLinger)) {
+                LOG.warn("NORM node {} closing with data still in flight after {} ms",
+                        Integer.toUnsignedString(session.nodeId()), closeLinger.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            session.close();
+        }
+    }
+
+    /** Engine events, on the session's event loop, forwarded to the JMS layer once it started. */
+    private final class Events implements NormListener {
+        @Override
+        public void onObjectReceived(RemoteSenderInfo sender, int objectId, ByteBuf data, ByteBuf info) {
+            ObjectListener l = listener;
+            if (l != null) {
+                l.onObject(sender.nodeId(), data);
+            }
+        }
+
+        @Override
+        public void onObjectLost(RemoteSenderInfo sender, int objectId, LossReason reason) {
+            ObjectListener l = listener;
+            if (l != null && reason != LossReason.SESSION_CLOSED) {
+                l.onObjectsLost(sender.nodeId(), 1, "NORM object " + objectId + ": " + reason.description());
+            }
+        }
+
+        @Override
+        public void onRemoteSenderGone(RemoteSenderInfo sender) {
+            ObjectListener l = listener;
+            if (l != null) {
+                l.onSenderGone(sender.nodeId());
+            }
+        }
+
+        @Override
+        public void onTransmitIdle() {
+            ObjectListener l = listener;
+            if (l != null) {
+                l.onTransmitIdle();
+            }
+        }
+    }
+}

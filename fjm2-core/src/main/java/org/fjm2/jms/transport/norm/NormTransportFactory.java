@@ -1,0 +1,175 @@
+package org.fjm2.jms.transport.norm;
+
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.jms.transport.ObjectTransportFactory;
+import org.fjm2.jms.transport.ParameterValues;
+import org.fjm2.jms.transport.TransportParameter;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.transport.LossInjector;
+
+/**
+ * {@code norm://GROUP:PORT?interface=IF&...}: JMS over NORM reliable multicast (fjm2-norm). Every NORM setting is
+ * a URL parameter with the engine's documented default; a bad value is reported naming the parameter.
+ */
+public final class NormTransportFactory implements ObjectTransportFactory {
+
+    public static final String SCHEME = "norm";
+
+    /** Largest JMS batch or message object, the default of {@code maxObjectSize}. */
+    public static final int DEFAULT_MAX_OBJECT_SIZE = 16 * 1024 * 1024;
+    /** How long close() waits for queued objects to go out and be flushed. */
+    public static final Duration DEFAULT_CLOSE_LINGER = Duration.ofSeconds(5);
+
+    private static final List<TransportParameter> PARAMETERS = List.of(
+            p("interface", "", "Network interface to send and join on (e.g. lo, eth0); empty: the system's choice."),
+            p("nodeId", "", "This node's NORM id, 1..4294967294; empty: random."),
+            p("ttl", NormConfig.DEFAULT_TTL, "Multicast TTL (1 keeps traffic on the LAN; FJM2D carries it further)."),
+            p("loopback", NormConfig.DEFAULT_LOOPBACK, "Deliver to subscribers on this host (multicast loopback)."),
+            p("tos", NormConfig.DEFAULT_TOS, "IP TOS byte of every packet (DSCP << 2)."),
+            p("rate", "100m", "Paced transmit rate in bit/s; k, m, g suffixes. Set it to what the path carries."),
+            p("segmentSize", NormConfig.DEFAULT_SEGMENT_SIZE, "Payload bytes per NORM_DATA datagram."),
+            p("blockSize", NormConfig.DEFAULT_BLOCK_SIZE, "Source segments per FEC block (1..255)."),
+            p("parity", NormConfig.DEFAULT_PARITY, "Reed-Solomon parity segments per block available for repair."),
+            p("autoParity", NormConfig.DEFAULT_AUTO_PARITY, "Parity segments sent with every block before any NACK."),
+            p("cacheBytes", NormConfig.DEFAULT_TX_CACHE_BYTES, "Sender repair cache bound in bytes (send blocks when full)."),
+            p("cacheObjects", NormConfig.DEFAULT_TX_CACHE_OBJECTS, "Sender repair cache bound in objects."),
+            p("maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, "Largest object (message or batch) sent or reassembled."),
+            p("rxBufferBytes", NormConfig.DEFAULT_RX_BUFFER_BYTES, "Bytes of incomplete objects held per remote sender."),
+            p("grtt", seconds(NormConfig.DEFAULT_GRTT_INITIAL), "Initial group round-trip time estimate, seconds."),
+            p("backoff", NormConfig.DEFAULT_BACKOFF_FACTOR, "NACK back-off factor (0..15)."),
+            p("groupSize", NormConfig.DEFAULT_GROUP_SIZE, "Group size estimate advertised to receivers."),
+            p("unicastNacks", NormConfig.DEFAULT_UNICAST_NACKS, "Send NACKs to the sender only (no suppression)."),
+            p("senderTimeout", seconds(NormConfig.DEFAULT_SENDER_TIMEOUT), "Seconds of silence after which a remote sender is gone."),
+            p("maxHold", seconds(NormConfig.DEFAULT_MAX_HOLD), "Seconds a sent object waits for slow receivers' acknowledgements."),
+            p("receiveBuffer", NormConfig.DEFAULT_RECEIVE_BUFFER, "SO_RCVBUF bytes."),
+            p("sendBuffer", NormConfig.DEFAULT_SEND_BUFFER, "SO_SNDBUF bytes."),
+            p("netTransport", "auto", "Netty transport: auto (native epoll when it loads), epoll or nio."),
+            p("closeLinger", seconds(DEFAULT_CLOSE_LINGER), "Seconds close() waits for queued messages to go out."),
+            p("rxLoss", "0", "Testing aid: fraction (0..1) of received datagrams to drop, seeded by lossSeed."),
+            p("txLoss", "0", "Testing aid: fraction (0..1) of sent datagrams to drop, seeded by lossSeed."),
+            p("lossSeed", "1", "Seed of the injected loss."));
+
+    private static TransportParameter p(String name, Object dflt, String description) {
+        return new TransportParameter(name, String.valueOf(dflt), description);
+    }
+
+    private static String seconds(Duration d) {
+        return String.valueOf(d.toMillis() / 1000.0);
+    }
+
+    @Override
+    public String scheme() {
+        return SCHEME;
+    }
+
+    @Override
+    public List<TransportParameter> parameters() {
+        return PARAMETERS;
+    }
+
+    @Override
+    public void validate(URI uri, Map<String, String> parameters) {
+        config(uri, parameters);
+    }
+
+    @Override
+    public ObjectTransport create(URI uri, Map<String, String> parameters) throws IOException {
+        Settings settings = config(uri, parameters);
+        return new NormObjectTransport(settings.config(), settings.closeLinger());
+    }
+
+    /** The engine configuration and transport settings a URL describes. */
+    record Settings(NormConfig config, Duration closeLinger) {
+    }
+
+    static Settings config(URI uri, Map<String, String> p) {
+        String host = uri.getHost();
+        int port = uri.getPort();
+        if (host == null || host.isEmpty()) {
+            throw new IllegalArgumentException("group: the URL needs a multicast group, as in norm://239.255.0.1:6003");
+        }
+        if (port <= 0) {
+            throw new IllegalArgumentException("port: the URL needs a port, as in norm://239.255.0.1:6003");
+        }
+        NormConfig.Builder b = NormConfig.builder(host, port);
+        String nif = p.get("interface");
+        if (nif != null && !nif.isEmpty()) {
+            b.interfaceName(nif);
+        }
+        String node = p.get("nodeId");
+        if (node != null && !node.isEmpty()) {
+            b.nodeId((int) ParameterValues.longValue(p, "nodeId", 0, 1, 0xFFFFFFFEL));
+        }
+        b.ttl(ParameterValues.intValue(p, "ttl", NormConfig.DEFAULT_TTL, 0, 255));
+        b.loopback(ParameterValues.booleanValue(p, "loopback", NormConfig.DEFAULT_LOOPBACK));
+        b.tos(ParameterValues.intValue(p, "tos", NormConfig.DEFAULT_TOS, 0, 255));
+        b.txRate(rate(p.getOrDefault("rate", "100m")));
+        b.segmentSize(ParameterValues.intValue(p, "segmentSize", NormConfig.DEFAULT_SEGMENT_SIZE, 64, 8800));
+        b.blockSize(ParameterValues.intValue(p, "blockSize", NormConfig.DEFAULT_BLOCK_SIZE, 1, 255));
+        b.parity(ParameterValues.intValue(p, "parity", NormConfig.DEFAULT_PARITY, 0, 254));
+        b.autoParity(ParameterValues.intValue(p, "autoParity", NormConfig.DEFAULT_AUTO_PARITY, 0, 254));
+        b.txCacheBytes(ParameterValues.longValue(p, "cacheBytes", NormConfig.DEFAULT_TX_CACHE_BYTES, 1 << 20,
+                Long.MAX_VALUE));
+        b.txCacheObjects(ParameterValues.intValue(p, "cacheObjects", NormConfig.DEFAULT_TX_CACHE_OBJECTS, 1, 16384));
+        int maxObject = ParameterValues.intValue(p, "maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, 1024, Integer.MAX_VALUE - 64);
+        b.maxObjectSize(maxObject);
+        b.rxBufferBytes(ParameterValues.longValue(p, "rxBufferBytes", Math.max(NormConfig.DEFAULT_RX_BUFFER_BYTES,
+                maxObject), maxObject, Long.MAX_VALUE));
+        Duration grtt = duration(p, "grtt", NormConfig.DEFAULT_GRTT_INITIAL);
+        b.grttInitial(grtt);
+        if (grtt.compareTo(NormConfig.DEFAULT_GRTT_MIN) < 0) {
+            b.grttMin(grtt);
+        }
+        b.backoffFactor(ParameterValues.intValue(p, "backoff", NormConfig.DEFAULT_BACKOFF_FACTOR, 0, 15));
+        b.groupSize(ParameterValues.intValue(p, "groupSize", NormConfig.DEFAULT_GROUP_SIZE, 1, Integer.MAX_VALUE));
+        b.unicastNacks(ParameterValues.booleanValue(p, "unicastNacks", NormConfig.DEFAULT_UNICAST_NACKS));
+        b.senderTimeout(duration(p, "senderTimeout", NormConfig.DEFAULT_SENDER_TIMEOUT));
+        b.maxHold(duration(p, "maxHold", NormConfig.DEFAULT_MAX_HOLD));
+        b.receiveBuffer(ParameterValues.intValue(p, "receiveBuffer", NormConfig.DEFAULT_RECEIVE_BUFFER, 1, Integer.MAX_VALUE));
+        b.sendBuffer(ParameterValues.intValue(p, "sendBuffer", NormConfig.DEFAULT_SEND_BUFFER, 1, Integer.MAX_VALUE));
+        b.transport(p.getOrDefault("netTransport", "auto"));
+        long seed = ParameterValues.longValue(p, "lossSeed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+        double rxLoss = ParameterValues.doubleValue(p, "rxLoss", 0, 0, 1);
+        double txLoss = ParameterValues.doubleValue(p, "txLoss", 0, 0, 1);
+        if (rxLoss > 0) {
+            b.rxLoss(LossInjector.random(rxLoss, seed));
+        }
+        if (txLoss > 0) {
+            b.txLoss(LossInjector.random(txLoss, seed ^ 0x5DEECE66DL));
+        }
+        Duration linger = duration(p, "closeLinger", DEFAULT_CLOSE_LINGER);
+        return new Settings(b.build(), linger);
+    }
+
+    private static Duration duration(Map<String, String> p, String name, Duration dflt) {
+        double seconds = ParameterValues.doubleValue(p, name, dflt.toMillis() / 1000.0, 0, 86400);
+        return Duration.ofNanos((long) (seconds * 1e9));
+    }
+
+    /** A rate in bit/s: a number with an optional k, m or g suffix. */
+    static long rate(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        double factor = 1;
+        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
+        if (last == 'k' || last == 'm' || last == 'g') {
+            factor = last == 'k' ? 1e3 : last == 'm' ? 1e6 : 1e9;
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            double value = Double.parseDouble(t) * factor;
+            if (!(value >= 8000 && value <= 1e12)) {
+                throw new IllegalArgumentException("rate must be 8k..1000g bit/s, got '" + text + "'");
+            }
+            return (long) value;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("rate must be a number of bit/s such as 100m or 1g, got '" + text + "'");
+        }
+    }
+}
