@@ -25,22 +25,37 @@ import picocli.CommandLine.Option;
  * a share of the packets (seeded), so that every repair path runs; prints progress and a summary.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Reliable multicast on loopback, no setup: 1 sender, N receivers with injected loss.")
+        description = {"Publish/subscribe on loopback multicast, no setup: 1 JMS publisher -> N subscribers, each",
+                "losing a share of the packets, all getting every message in order.",
+                "With --engine: the same with raw NORM data objects (no JMS)."})
 public final class DemoCommand implements Callable<Integer> {
 
-    @Option(names = "--receivers", defaultValue = "3", description = "Receivers. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--engine", description = "Demonstrate the NORM engine alone (data objects, no JMS).")
+    boolean engine;
+
+    @Option(names = "--receivers", defaultValue = "3", description = "Subscribers (receivers). Default: ${DEFAULT-VALUE}.")
     int receivers;
 
-    @Option(names = "--objects", defaultValue = "2000", description = "Objects to send. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--messages", defaultValue = "200000", description = "JMS messages to publish. Default: ${DEFAULT-VALUE}.")
+    int messages;
+
+    @Option(names = "--message-size", defaultValue = "256", description = "JMS message body bytes. Default: ${DEFAULT-VALUE}.")
+    int messageSize;
+
+    @Option(names = "--publish-rate", defaultValue = "50000",
+            description = "JMS messages per second the publisher sends (0: as fast as it can). Default: ${DEFAULT-VALUE}.")
+    int publishRate;
+
+    @Option(names = "--objects", defaultValue = "2000", description = "With --engine: objects to send. Default: ${DEFAULT-VALUE}.")
     int objects;
 
-    @Option(names = "--size", defaultValue = "65536", description = "Object size in bytes. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--size", defaultValue = "65536", description = "With --engine: object size in bytes. Default: ${DEFAULT-VALUE}.")
     int size;
 
     @Option(names = "--loss", defaultValue = "5", description = "Percent packet loss at each receiver. Default: ${DEFAULT-VALUE}.")
     double lossPercent;
 
-    @Option(names = "--rate", defaultValue = "400000000", description = "Sender rate in bit/s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--rate", defaultValue = "200000000", description = "Sender rate in bit/s. Default: ${DEFAULT-VALUE}.")
     long rate;
 
     @Option(names = "--group", defaultValue = "239.255.77.1:6003", description = "Group:port. Default: ${DEFAULT-VALUE}.")
@@ -54,6 +69,13 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!engine) {
+            if (receivers < 1 || messages < 1 || messageSize < 0) {
+                throw new IllegalArgumentException("--receivers and --messages must be positive");
+            }
+            return JmsDemo.run(group, interfaceName, receivers, messages, messageSize, lossPercent, rate, seed,
+                    publishRate);
+        }
         if (receivers < 1 || objects < 1 || size < 1) {
             throw new IllegalArgumentException("--receivers, --objects and --size must be positive");
         }
