@@ -51,6 +51,11 @@ public final class NormEngineBenchmark implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "2000000000", description = "Sender rate, bit/s. Default: ${DEFAULT-VALUE}.")
     long rate;
 
+    @Option(names = "--transports", split = ",", defaultValue = "epoll,jdk",
+            description = "Transports to measure: epoll (Netty native, batched reads), nio, jdk (allocation-free JDK "
+                    + "channels). Default: ${DEFAULT-VALUE}.")
+    String[] transports;
+
     @Option(names = "--quick", description = "Short runs (under a minute in all).")
     boolean quick;
 
@@ -69,18 +74,25 @@ public final class NormEngineBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         double measure = quick ? Math.min(seconds, 2.5) : seconds;
         double warmup = quick ? 1.0 : 2.0;
-        ProgressBar progress = new ProgressBar("norm-engine", sizes.length + 1);
+        ProgressBar progress = new ProgressBar("norm-engine", (long) sizes.length * transports.length + 1);
         double udpMBps = rawUdpMulticast(measure);
         progress.step("raw UDP multicast: " + String.format("%.0f MB/s", udpMBps));
         ResultTable table = new ResultTable("fjm2-norm, 1 sender -> 1 receiver, loopback multicast",
-                "object_bytes", "objects_per_s", "MB_per_s", "vs_raw_udp", "repair_pct", "alloc_B_per_pkt_tx",
-                "alloc_B_per_pkt_rx");
+                "transport", "object_bytes", "objects_per_s", "MB_per_s", "vs_raw_udp", "repair_pct",
+                "alloc_B_per_pkt_tx", "alloc_B_per_pkt_rx");
         int port = 30000 + (int) (ProcessHandle.current().pid() % 1000) * 10;
-        for (int size : sizes) {
-            Result r = measureNorm(size, port++, warmup, measure);
-            table.row((long) size, r.objectsPerSecond, r.megabytesPerSecond, r.megabytesPerSecond / udpMBps,
-                    r.repairPercent, r.allocPerPacketTx, r.allocPerPacketRx);
-            progress.step(size + " B objects: " + String.format("%.0f MB/s", r.megabytesPerSecond));
+        List<double[]> perTransport = new ArrayList<>();
+        for (String transport : transports) {
+            double[] mbps = new double[sizes.length];
+            for (int i = 0; i < sizes.length; i++) {
+                Result r = measureNorm(transport, sizes[i], port++, warmup, measure);
+                table.row(transport, (long) sizes[i], r.objectsPerSecond, r.megabytesPerSecond,
+                        r.megabytesPerSecond / udpMBps, r.repairPercent, r.allocPerPacketTx, r.allocPerPacketRx);
+                mbps[i] = r.megabytesPerSecond;
+                progress.step(transport + ", " + sizes[i] + " B objects: "
+                        + String.format("%.0f MB/s", r.megabytesPerSecond));
+            }
+            perTransport.add(mbps);
         }
         table.print(System.out);
         System.out.printf("%nraw UDP multicast baseline (%d-byte datagrams, two threads, same run): %.1f MB/s%n",
@@ -92,9 +104,14 @@ public final class NormEngineBenchmark implements Callable<Integer> {
         }
         double[] udp = new double[sizes.length];
         java.util.Arrays.fill(udp, udpMBps);
+        List<String> names = new ArrayList<>();
+        for (String t : transports) {
+            names.add("fjm2-norm (" + t + ")");
+        }
+        names.add("raw UDP multicast (1400 B datagrams)");
+        perTransport.add(udp);
         Plot.bars(out.resolve("norm-engine.png"), "fjm2-norm throughput vs raw UDP multicast (loopback)",
-                "object size", "MB/s", categories, List.of("fjm2-norm", "raw UDP multicast (1400 B datagrams)"),
-                List.of(table.column("MB_per_s"), udp));
+                "object size", "MB/s", categories, names, perTransport);
         System.out.println("wrote " + out.resolve("norm-engine.csv") + " and " + out.resolve("norm-engine.png"));
         return 0;
     }
@@ -103,8 +120,9 @@ public final class NormEngineBenchmark implements Callable<Integer> {
                   double allocPerPacketRx) {
     }
 
-    private Result measureNorm(int size, int port, double warmupSeconds, double measureSeconds) throws Exception {
-        NormConfig base = NormConfig.builder(group, port).interfaceName(interfaceName).txRate(rate)
+    private Result measureNorm(String transport, int size, int port, double warmupSeconds, double measureSeconds)
+            throws Exception {
+        NormConfig base = NormConfig.builder(group, port).interfaceName(interfaceName).txRate(rate).transport(transport)
                 .maxObjectSize(Math.max(size, 1024)).grttInitial(Duration.ofMillis(2)).build();
         AtomicLong objects = new AtomicLong();
         AtomicLong bytes = new AtomicLong();

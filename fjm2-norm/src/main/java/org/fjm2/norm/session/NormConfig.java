@@ -222,7 +222,10 @@ public final class NormConfig {
     public int receiveBuffer() { return receiveBuffer; }
     public int sendBuffer() { return sendBuffer; }
     public boolean unicastNacks() { return unicastNacks; }
-    /** "auto" (native epoll when it loads, else NIO), "epoll" or "nio". */
+    /**
+     * "auto" (native epoll with batched reads when it loads, else NIO), "epoll", "nio", or "jdk" (JDK channels on a
+     * Netty NIO loop: no allocation per datagram, one system call per datagram).
+     */
     public String transport() { return transport; }
     public int segmentSize() { return segmentSize; }
     public int blockSize() { return blockSize; }
@@ -363,8 +366,8 @@ public final class NormConfig {
             require(ttl >= 0 && ttl <= 255, "ttl", "must be 0..255, got " + ttl);
             require(tos >= 0 && tos <= 255, "tos", "must be 0..255, got " + tos);
             require(receiveBuffer > 0 && sendBuffer > 0, "receiveBuffer/sendBuffer", "must be positive");
-            require(transport.equals("auto") || transport.equals("epoll") || transport.equals("nio"),
-                    "transport", "must be auto, epoll or nio, got " + transport);
+            require(transport.equals("auto") || transport.equals("epoll") || transport.equals("nio")
+                    || transport.equals("jdk"), "transport", "must be auto, epoll, nio or jdk, got " + transport);
             require(segmentSize >= 64 && segmentSize <= 8800, "segmentSize", "must be 64..8800, got " + segmentSize);
             require(blockSize >= 1 && blockSize <= 255, "blockSize", "must be 1..255, got " + blockSize);
             require(parity >= 0 && blockSize + parity <= 255, "parity", "block + parity must be at most 255");

@@ -29,7 +29,7 @@ import org.fjm2.norm.receiver.RemoteSender;
 import org.fjm2.norm.sender.NormSender;
 import org.fjm2.norm.sender.ParityEncoder;
 import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.transport.NettyTransport;
+import org.fjm2.norm.transport.DatagramTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +45,7 @@ public final class NormSession implements NormContext, AutoCloseable {
 
     private final NormConfig config;
     private final NormListener listener;
-    private final NettyTransport transport;
+    private final DatagramTransport transport;
     private final EventLoop loop;
     private final TimerQueue timers = new TimerQueue();
     private final NormCounters counters = new NormCounters();
@@ -77,7 +77,7 @@ public final class NormSession implements NormContext, AutoCloseable {
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.decoder = decoder;
-        this.transport = new NettyTransport(config, new TransportHandler(),
+        this.transport = DatagramTransport.create(config, new TransportHandler(),
                 "norm-" + Integer.toUnsignedString(config.nodeId()));
         this.loop = transport.eventLoop();
         this.now = System.nanoTime();
@@ -148,8 +148,9 @@ public final class NormSession implements NormContext, AutoCloseable {
         return transport.transmitPort();
     }
 
-    public boolean isEpoll() {
-        return transport.isEpoll();
+    /** The transport in use: "epoll", "nio" or "jdk". */
+    public String transportKind() {
+        return transport.kind();
     }
 
     /** Runs {@code task} on the event loop and waits for its result (for tools and tests). */
@@ -445,7 +446,7 @@ public final class NormSession implements NormContext, AutoCloseable {
         return rs;
     }
 
-    private final class TransportHandler implements NettyTransport.Handler {
+    private final class TransportHandler implements DatagramTransport.Handler {
         @Override
         public void onDatagram(ByteBuf datagram, InetSocketAddress sender) {
             if (!closed) {

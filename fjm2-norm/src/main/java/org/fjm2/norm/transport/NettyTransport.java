@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Everything runs on {@link #eventLoop()}; received datagrams go to the {@link Handler}.
  */
-public final class NettyTransport implements AutoCloseable {
+public final class NettyTransport implements DatagramTransport {
 
     private static final Logger LOG = LoggerFactory.getLogger(NettyTransport.class);
 
@@ -60,19 +60,8 @@ public final class NettyTransport implements AutoCloseable {
     public static final int WRITE_HIGH_WATER = 1024 * 1024;
     public static final int WRITE_LOW_WATER = 256 * 1024;
 
-    /** What the session does with datagrams and transport events (called on the event loop). */
-    public interface Handler {
-        void onDatagram(ByteBuf datagram, InetSocketAddress sender);
-
-        /** A batch of reads ended: a good moment to run timers, transmit and flush. */
-        void onReadComplete();
-
-        /** The transmit channel can take writes again after being full. */
-        void onWritable();
-    }
-
     private final NormConfig config;
-    private final Handler handler;
+    private final DatagramTransport.Handler handler;
     private final boolean epoll;
     private final EventLoopGroup group;
     private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
@@ -107,6 +96,12 @@ public final class NettyTransport implements AutoCloseable {
         }
     }
 
+    @Override
+    public String kind() {
+        return epoll ? "epoll" : "nio";
+    }
+
+    @Override
     public EventLoop eventLoop() {
         return group.next();
     }
@@ -115,11 +110,13 @@ public final class NettyTransport implements AutoCloseable {
         return epoll;
     }
 
+    @Override
     public ByteBufAllocator allocator() {
         return allocator;
     }
 
     /** Opens and binds the channels and joins the group. */
+    @Override
     public void start() throws IOException {
         networkInterface = resolveInterface(config.interfaceName());
         try {
@@ -207,30 +204,36 @@ public final class NettyTransport implements AutoCloseable {
     }
 
     /** The source port of our datagrams. */
+    @Override
     public int transmitPort() {
         return ((InetSocketAddress) transmitChannel.localAddress()).getPort();
     }
 
+    @Override
     public ByteBuf allocate(int capacity) {
         return allocator.directBuffer(capacity);
     }
 
     /** Queues a datagram to the group; {@link #flush()} sends the queued batch. */
+    @Override
     public void writeToGroup(ByteBuf datagram) {
         transmitChannel.write(datagram, transmitChannel.voidPromise());
     }
 
     /** Queues a unicast datagram. */
+    @Override
     public void writeTo(ByteBuf datagram, InetSocketAddress destination) {
         feedbackChannel.write(new DatagramPacket(datagram, destination), feedbackChannel.voidPromise());
     }
 
+    @Override
     public void flush() {
         transmitChannel.flush();
         feedbackChannel.flush();
     }
 
     /** False while the transmit socket is full: the transmitter waits for {@link Handler#onWritable()}. */
+    @Override
     public boolean isWritable() {
         return transmitChannel.isWritable();
     }

@@ -24,6 +24,7 @@ public final class TestGroups {
                 .txRate(400_000_000L)
                 .grttInitial(java.time.Duration.ofMillis(2))
                 .senderTimeout(java.time.Duration.ofSeconds(20))
+                .transport(System.getProperty("fjm2.test.transport", "auto"))
                 .build();
     }
 }

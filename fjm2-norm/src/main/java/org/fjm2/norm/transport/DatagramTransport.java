@@ -1,0 +1,64 @@
+package org.fjm2.norm.transport;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoop;
+import org.fjm2.norm.session.NormConfig;
+
+/**
+ * The sockets of one NORM session on one event loop: the group socket (everything sent to group:port), the
+ * transmit socket (connected to the group) and the feedback socket (unicast NACKs/ACKs to our source port).
+ * Everything but construction and {@link #close()} runs on {@link #eventLoop()}.
+ */
+public interface DatagramTransport extends AutoCloseable {
+
+    /** What the session does with datagrams and transport events (called on the event loop). */
+    interface Handler {
+        /** A datagram (readable bytes); valid only during the call. */
+        void onDatagram(ByteBuf datagram, InetSocketAddress sender);
+
+        /** A batch of reads ended: a good moment to run timers, transmit and flush. */
+        void onReadComplete();
+
+        /** The transmit socket can take writes again after being full. */
+        void onWritable();
+    }
+
+    /** Which implementation: "epoll" / "nio" (Netty datagram channels) or "jdk" (allocation-free JDK channels). */
+    String kind();
+
+    EventLoop eventLoop();
+
+    ByteBufAllocator allocator();
+
+    void start() throws IOException;
+
+    int transmitPort();
+
+    ByteBuf allocate(int capacity);
+
+    /** Queues a datagram to the group (takes ownership); {@link #flush()} sends what is queued. */
+    void writeToGroup(ByteBuf datagram);
+
+    /** Queues a unicast datagram (takes ownership). */
+    void writeTo(ByteBuf datagram, InetSocketAddress destination);
+
+    void flush();
+
+    /** False while the transmit socket is full: the transmitter waits for {@link Handler#onWritable()}. */
+    boolean isWritable();
+
+    @Override
+    void close();
+
+    /** Opens the transport the configuration asks for ("auto": native epoll when it loads, else NIO). */
+    static DatagramTransport create(NormConfig config, Handler handler, String threadName) {
+        if ("jdk".equals(config.transport())) {
+            return new JdkChannelTransport(config, handler, threadName);
+        }
+        return new NettyTransport(config, handler, threadName);
+    }
+}

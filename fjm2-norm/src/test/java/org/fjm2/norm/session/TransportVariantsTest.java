@@ -1,0 +1,44 @@
+package org.fjm2.norm.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.TimeUnit;
+
+import io.netty.buffer.Unpooled;
+import org.fjm2.norm.transport.LossInjector;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Every transport (Netty epoll, Netty NIO, JDK channels) carries a lossy transfer to completion. */
+class TransportVariantsTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"epoll", "nio", "jdk"})
+    void lossyTransferCompletesOverEachTransport(String transport) throws Exception {
+        NormConfig base = TestGroups.fresh().toBuilder().transport(transport).build();
+        int objects = 300;
+        int[] sizes = TestObjects.logUniformSizes(objects, 100, 200_000, 77);
+        ObjectCollector a = new ObjectCollector();
+        ObjectCollector b = new ObjectCollector();
+        try (NormSession rxA = NormSession.open(base.toBuilder().nodeId(81).rxLoss(LossInjector.random(0.1, 81)).build(), a, 1);
+             NormSession rxB = NormSession.open(base.toBuilder().nodeId(82).rxLoss(LossInjector.random(0.1, 82)).build(), b, 2);
+             NormSession tx = NormSession.open(base.toBuilder().nodeId(80).build(), null, 3)) {
+            assertThat(tx.transportKind()).isEqualTo(transport);
+            long[] crcs = new long[objects];
+            for (int i = 0; i < objects; i++) {
+                byte[] content = TestObjects.content(77, i, sizes[i]);
+                crcs[i] = ObjectCollector.crc(content);
+                assertThat(tx.sender().enqueue(Unpooled.wrappedBuffer(content), null, 4, 30, TimeUnit.SECONDS))
+                        .isGreaterThanOrEqualTo(0);
+            }
+            for (ObjectCollector c : new ObjectCollector[] {a, b}) {
+                assertThat(c.await(objects, 60, TimeUnit.SECONDS)).as("%s: %s / %s", transport, rxA.counters(),
+                        tx.counters()).isTrue();
+                assertThat(c.lost()).isEmpty();
+                for (int i = 0; i < objects; i++) {
+                    assertThat(c.received().get(i).crc()).isEqualTo(crcs[i]);
+                }
+            }
+        }
+    }
+}
