@@ -124,6 +124,7 @@ final class Acknowledgements {
         }
         if (userNodes != null && userObject == objectId) {
             userRoundActive = true;
+            creditTrackedAcknowledgements();
         }
     }
 
@@ -205,6 +206,20 @@ final class Acknowledgements {
 
     void userObject(int objectId) {
         userObject = objectId;
+        creditTrackedAcknowledgements();
+    }
+
+    /** Nodes of the user request that already acknowledged its object (in an earlier round) count as done. */
+    private void creditTrackedAcknowledgements() {
+        if (userNodes == null || userObject < 0) {
+            return;
+        }
+        for (Map.Entry<Integer, Boolean> e : userNodes.entrySet()) {
+            Receiver r = receivers.get(e.getKey());
+            if (r != null && r.acked && atOrAfter(r.ackedObject, userObject)) {
+                e.setValue(Boolean.TRUE);
+            }
+        }
     }
 
     /** Whether the user round has its answer (every node acknowledged, or its round expired). */
