@@ -126,6 +126,8 @@ public final class NormConfig {
     private final boolean silentReceiver;
     private final LossInjector rxLoss;
     private final LossInjector txLoss;
+    private final org.fjm2.norm.security.PacketProtection.Mode protection;
+    private final org.fjm2.norm.security.GroupKey groupKey;
 
     private NormConfig(Builder b) {
         this.group = b.group;
@@ -164,6 +166,8 @@ public final class NormConfig {
         this.silentReceiver = b.silentReceiver;
         this.rxLoss = b.rxLoss;
         this.txLoss = b.txLoss;
+        this.protection = b.protection;
+        this.groupKey = b.groupKey;
     }
 
     /** A builder for group:port (IPv4 multicast or, for point-to-point use, unicast) with every default. */
@@ -207,6 +211,8 @@ public final class NormConfig {
         b.silentReceiver = silentReceiver;
         b.rxLoss = rxLoss;
         b.txLoss = txLoss;
+        b.protection = protection;
+        b.groupKey = groupKey;
         return b;
     }
 
@@ -256,6 +262,9 @@ public final class NormConfig {
     public LossInjector rxLoss() { return rxLoss; }
     /** Send-side loss injection (tests); {@link LossInjector#NONE} in production. */
     public LossInjector txLoss() { return txLoss; }
+    /** Group security of every datagram (null: none, the RFC 5740 wire format as is). */
+    public org.fjm2.norm.security.PacketProtection.Mode protection() { return protection; }
+    public org.fjm2.norm.security.GroupKey groupKey() { return groupKey; }
 
     @Override
     public String toString() {
@@ -302,6 +311,8 @@ public final class NormConfig {
         private boolean silentReceiver;
         private LossInjector rxLoss = LossInjector.NONE;
         private LossInjector txLoss = LossInjector.NONE;
+        private org.fjm2.norm.security.PacketProtection.Mode protection;
+        private org.fjm2.norm.security.GroupKey groupKey;
         private final String groupText;
 
         private Builder(String group, int port) {
@@ -349,6 +360,13 @@ public final class NormConfig {
         public Builder silentReceiver(boolean v) { this.silentReceiver = v; return this; }
         public Builder rxLoss(LossInjector v) { this.rxLoss = v == null ? LossInjector.NONE : v; return this; }
         public Builder txLoss(LossInjector v) { this.txLoss = v == null ? LossInjector.NONE : v; return this; }
+        /** Authenticates or seals every datagram under the group key (mode null: off). */
+        public Builder protection(org.fjm2.norm.security.PacketProtection.Mode mode,
+                                  org.fjm2.norm.security.GroupKey key) {
+            this.protection = mode;
+            this.groupKey = key;
+            return this;
+        }
 
         public NormConfig build() {
             if (group == null) {
@@ -391,6 +409,7 @@ public final class NormConfig {
             require(rxBufferBytes >= maxObjectSize, "rxBufferBytes", "must be >= maxObjectSize");
             require(rxWindowObjects >= 2 && rxWindowObjects <= 16384, "rxWindowObjects", "must be 2..16384");
             require(senderTimeout.toMillis() > 0, "senderTimeout", "must be positive");
+            require(protection == null || groupKey != null, "keyFile", "group security needs a key");
             return new NormConfig(this);
         }
 

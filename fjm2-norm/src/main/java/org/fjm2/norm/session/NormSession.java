@@ -62,6 +62,8 @@ public final class NormSession implements NormContext, AutoCloseable {
     private final Runnable wakeTask = this::onWake;
     private final Runnable timerTask = this::onTimerWake;
     private final PacketOutput output = new Output();
+    private final org.fjm2.norm.security.PacketProtection protection;
+    private final int protectionOverhead;
     private long now;
     private boolean inPass;
     private boolean transmitRequested;
@@ -77,6 +79,9 @@ public final class NormSession implements NormContext, AutoCloseable {
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.decoder = decoder;
+        this.protection = config.protection() == null ? null
+                : new org.fjm2.norm.security.PacketProtection(config.protection(), config.groupKey(), config.nodeId());
+        this.protectionOverhead = protection == null ? 0 : protection.overhead();
         this.transport = DatagramTransport.create(config, new TransportHandler(),
                 "norm-" + Integer.toUnsignedString(config.nodeId()));
         this.loop = transport.eventLoop();
@@ -373,6 +378,10 @@ public final class NormSession implements NormContext, AutoCloseable {
         now = System.nanoTime();
         counters.increment(Counter.PACKETS_RECEIVED);
         counters.add(Counter.BYTES_RECEIVED, datagram.readableBytes());
+        if (protection != null && !protection.unprotect(datagram)) {
+            counters.increment(Counter.UNAUTHENTIC_DROPPED);
+            return;
+        }
         PacketError error = NormPacketValidator.validate(datagram);
         if (error != null) {
             counters.increment(Counter.MALFORMED_DROPPED);
@@ -477,7 +486,7 @@ public final class NormSession implements NormContext, AutoCloseable {
     private final class Output implements PacketOutput {
         @Override
         public ByteBuf allocate(int capacity) {
-            return transport.allocate(capacity);
+            return transport.allocate(capacity + protectionOverhead);
         }
 
         @Override
@@ -494,6 +503,9 @@ public final class NormSession implements NormContext, AutoCloseable {
             }
             counters.increment(Counter.PACKETS_SENT);
             counters.add(Counter.BYTES_SENT, datagram.readableBytes());
+            if (protection != null) {
+                protection.protect(datagram);
+            }
             transport.writeToGroup(datagram);
         }
 
@@ -506,6 +518,9 @@ public final class NormSession implements NormContext, AutoCloseable {
             }
             counters.increment(Counter.PACKETS_SENT);
             counters.add(Counter.BYTES_SENT, datagram.readableBytes());
+            if (protection != null) {
+                protection.protect(datagram);
+            }
             transport.writeTo(datagram, destination);
         }
     }

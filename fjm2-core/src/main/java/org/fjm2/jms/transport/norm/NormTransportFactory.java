@@ -11,6 +11,8 @@ import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.transport.ObjectTransportFactory;
 import org.fjm2.jms.transport.ParameterValues;
 import org.fjm2.jms.transport.TransportParameter;
+import org.fjm2.norm.security.GroupKey;
+import org.fjm2.norm.security.PacketProtection;
 import org.fjm2.norm.session.NormConfig;
 import org.fjm2.norm.transport.LossInjector;
 
@@ -52,6 +54,8 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("sendBuffer", NormConfig.DEFAULT_SEND_BUFFER, "SO_SNDBUF bytes."),
             p("netTransport", "auto", "Netty transport: auto (native epoll when it loads), epoll or nio."),
             p("closeLinger", seconds(DEFAULT_CLOSE_LINGER), "Seconds close() waits for queued messages to go out."),
+            p("security", "none", "Group security of every datagram: none, authenticate (HMAC) or seal (AES-GCM)."),
+            p("keyFile", "", "File with the group key (>= 32 bytes, raw or hex; owner-only permissions)."),
             p("rxLoss", "0", "Testing aid: fraction (0..1) of received datagrams to drop, seeded by lossSeed."),
             p("txLoss", "0", "Testing aid: fraction (0..1) of sent datagrams to drop, seeded by lossSeed."),
             p("lossSeed", "1", "Seed of the injected loss."));
@@ -143,6 +147,28 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         }
         if (txLoss > 0) {
             b.txLoss(LossInjector.random(txLoss, seed ^ 0x5DEECE66DL));
+        }
+        String security = p.getOrDefault("security", "none").toLowerCase(Locale.ROOT);
+        String keyFile = p.get("keyFile");
+        if (!security.equals("none")) {
+            PacketProtection.Mode mode;
+            if (security.equals("authenticate")) {
+                mode = PacketProtection.Mode.AUTHENTICATE;
+            } else if (security.equals("seal")) {
+                mode = PacketProtection.Mode.SEAL;
+            } else {
+                throw new IllegalArgumentException("security must be none, authenticate or seal, got '" + security + "'");
+            }
+            if (keyFile == null || keyFile.isEmpty()) {
+                throw new IllegalArgumentException("keyFile: security=" + security + " needs a keyFile");
+            }
+            try {
+                b.protection(mode, GroupKey.fromFile(java.nio.file.Path.of(keyFile)));
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("keyFile: cannot read " + keyFile + ": " + e.getMessage());
+            }
+        } else if (keyFile != null && !keyFile.isEmpty()) {
+            throw new IllegalArgumentException("keyFile: set security=authenticate or seal to use a key");
         }
         Duration linger = duration(p, "closeLinger", DEFAULT_CLOSE_LINGER);
         return new Settings(b.build(), linger);
