@@ -1,13 +1,20 @@
 package org.fjm2.tunnel;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.NormSession;
+import org.fjm2.norm.session.ObjectCollector;
+import org.fjm2.norm.session.TestObjects;
 import org.fjm2.norm.session.TestGroups;
 import org.fjm2.tunnel.security.TunnelKey;
 
@@ -47,6 +54,57 @@ public final class LoopbackLans {
 
     public static InetSocketAddress wanAddress(TunnelDaemon d) {
         return new InetSocketAddress("127.0.0.1", d.listenPort());
+    }
+
+    /** What a sender sent: the size and CRC of each object, in order. */
+    public record Sent(int senderId, int[] sizes, long[] crcs) {
+        public int count() {
+            return sizes.length;
+        }
+    }
+
+    /** Enqueues {@code count} deterministic objects (sizes log-uniform in [min, max]) on {@code sender}. */
+    public static Sent send(NormSession sender, int count, int min, int max, long seed) throws InterruptedException {
+        int[] sizes = TestObjects.logUniformSizes(count, min, max, seed);
+        long[] crcs = new long[count];
+        for (int i = 0; i < count; i++) {
+            byte[] content = TestObjects.content(seed, i, sizes[i]);
+            crcs[i] = ObjectCollector.crc(content);
+            if (sender.sender().enqueue(Unpooled.wrappedBuffer(content), null, 4, 60, TimeUnit.SECONDS) < 0) {
+                throw new AssertionError("enqueue of object " + i + " timed out");
+            }
+        }
+        return new Sent(sender.nodeId(), sizes, crcs);
+    }
+
+    /** Asserts that {@code collector} got every object of {@code sent}, in order, exactly once, nothing lost. */
+    public static void assertReceivedAll(ObjectCollector collector, Sent sent, String what) {
+        List<ObjectCollector.Received> got = collector.received().stream()
+                .filter(r -> r.senderId() == sent.senderId()).toList();
+        assertThat(collector.lost().stream().filter(l -> l.senderId() == sent.senderId()).toList())
+                .as("objects of sender %d lost at %s", sent.senderId(), what).isEmpty();
+        assertThat(got).as("objects of sender %d at %s", sent.senderId(), what).hasSize(sent.count());
+        for (int i = 0; i < sent.count(); i++) {
+            assertThat(got.get(i).size()).as("size of object %d of sender %d at %s", i, sent.senderId(), what)
+                    .isEqualTo(sent.sizes()[i]);
+            assertThat(got.get(i).crc()).as("content of object %d of sender %d at %s", i, sent.senderId(), what)
+                    .isEqualTo(sent.crcs()[i]);
+        }
+    }
+
+    /** Waits (bounded) until {@code collector} holds {@code count} objects of {@code senderId}. */
+    public static boolean awaitFrom(ObjectCollector collector, int senderId, int count, long seconds)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() - deadline < 0) {
+            long n = collector.received().stream().filter(r -> r.senderId() == senderId).count()
+                    + collector.lost().stream().filter(l -> l.senderId() == senderId).count();
+            if (n >= count) {
+                return true;
+            }
+            collector.await(collector.count() + collector.lost().size() + 1, 200, TimeUnit.MILLISECONDS);
+        }
+        return false;
     }
 
     /** Makes every daemon a static peer of every other (a full mesh). */
