@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 NormCommand.class,
                 org.fjm2.cli.admin.AdminCommand.class,
+                org.fjm2.tunnel.tool.TunnelCommand.class,
                 org.fjm2.testkit.linkem.LinkemCommand.class,
                 org.fjm2.bench.BenchCommand.class,
                 CommandLine.HelpCommand.class

@@ -116,7 +116,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         lan.start();
         lanEmitPort = lan.transmitPort();
         try {
-            wan = wanBootstrap().bind(config.listen()).sync().channel();
+            wan = wanBootstrap().bind(resolve(config.listen())).sync().channel();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding " + config.listen(), e);
