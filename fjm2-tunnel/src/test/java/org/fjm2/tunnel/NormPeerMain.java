@@ -17,7 +17,8 @@ import org.fjm2.norm.session.RemoteSenderInfo;
  * A NORM publisher or subscriber for tests in network namespaces (the JMS layer stands in for itself later):
  * {@code send GROUP:PORT IF NODE COUNT SIZE RATE} publishes COUNT numbered messages (objects whose first 4 bytes are
  * their index, the rest seeded by it); {@code recv GROUP:PORT IF NODE COUNT TIMEOUT_S} checks that every message
- * arrives complete, in order and once, and prints {@code RESULT received=N inorder=N corrupt=N lost=N}.
+ * arrives complete, in order (per sender) and once, and prints
+ * {@code RESULT complete=B received=N inorder=N corrupt=N lost=N senders=N}.
  */
 public final class NormPeerMain {
 
@@ -68,13 +69,16 @@ public final class NormPeerMain {
     private static void receive(NormConfig config, int count, int timeoutSeconds) throws Exception {
         CountDownLatch done = new CountDownLatch(1);
         int[] stats = new int[4];      // received, in order, corrupt, lost
+        java.util.Map<Integer, int[]> nextIndex = new java.util.HashMap<>();    // per sender: next index expected
         NormListener listener = new NormListener() {
             @Override
             public void onObjectReceived(RemoteSenderInfo sender, int objectId, ByteBuf data, ByteBuf info) {
                 int index = data.readableBytes() >= 4 ? data.getInt(data.readerIndex()) : -1;
-                if (index == stats[0]) {
+                int[] next = nextIndex.computeIfAbsent(sender.nodeId(), k -> new int[1]);
+                if (index == next[0]) {
                     stats[1]++;
                 }
+                next[0] = index + 1;
                 byte[] expected = message(Math.max(index, 0), data.readableBytes());
                 CRC32 a = new CRC32();
                 a.update(expected);
@@ -101,8 +105,9 @@ public final class NormPeerMain {
             System.out.println("READY receiver " + config.nodeId());
             boolean complete = done.await(timeoutSeconds, TimeUnit.SECONDS);
             int[] s = session.call(stats::clone);
-            System.out.printf("RESULT complete=%s received=%d inorder=%d corrupt=%d lost=%d%n", complete, s[0], s[1],
-                    s[2], s[3]);
+            int senders = session.call(nextIndex::size);
+            System.out.printf("RESULT complete=%s received=%d inorder=%d corrupt=%d lost=%d senders=%d%n", complete,
+                    s[0], s[1], s[2], s[3], senders);
             Thread.sleep(1000);     // acknowledge the sender's last flushes
         }
     }
