@@ -40,7 +40,8 @@ import picocli.CommandLine.Option;
  * way). The sender sends a fixed amount of data; the table gives the goodput at the receiver, its share of the link
  * rate and the completion time, with plain relaying (every NACK to the sender) and with hop-by-hop repair (the
  * daemon on the sender's side answers NACKs from its cache), plus the same transfer over a loss-free link as the
- * baseline of the same run.
+ * baseline of the same run. It also reports the bytes allocated on the two daemons' event-loop threads per packet
+ * relayed (ThreadMXBean allocation counters).
  */
 @Command(name = "tunnel-wan", mixinStandardHelpOptions = true,
         description = "FJM2D over a lossy WAN (link emulator): goodput and completion time, plain relaying vs "
@@ -99,7 +100,7 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
                         + "in %d KB objects", linkRate / 1e6, rttMillis, loss * 100, senderShare * 100, megabytes,
                 objectSize / 1024),
                 "mode", "run", "goodput_Mbit_s", "pct_of_link", "completion_s", "sender_repairs", "sender_nacks",
-                "cache_repairs", "wan_lost_fwd", "wan_lost_rev", "queue_drops");
+                "cache_repairs", "wan_lost_fwd", "wan_lost_rev", "queue_drops", "alloc_B_per_pkt");
         List<double[]> goodputs = new ArrayList<>();
         for (int m = 0; m < modes.length; m++) {
             double[] g = new double[runs];
@@ -108,7 +109,7 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
                 g[r] = res.goodputMbps;
                 table.row(modes[m], (long) (r + 1), res.goodputMbps, 100 * res.goodputMbps * 1e6 / linkRate,
                         res.seconds, res.senderRepairs, res.senderNacks, res.cacheRepairs, res.lostForward,
-                        res.lostReverse, res.queueDrops);
+                        res.lostReverse, res.queueDrops, res.allocPerPacket);
                 progress.step(String.format(Locale.ROOT, "%s run %d: %.1f Mbit/s", modes[m], r + 1, res.goodputMbps));
             }
             goodputs.add(g);
@@ -130,7 +131,7 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
     }
 
     record Result(double goodputMbps, double seconds, long senderRepairs, long senderNacks, long cacheRepairs,
-                  long lostForward, long lostReverse, long queueDrops) {
+                  long lostForward, long lostReverse, long queueDrops, double allocPerPacket) {
     }
 
     private Result measure(double lossRate, boolean hopByHop, long linkSeed) throws Exception {
@@ -166,6 +167,8 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
                      .txRate((long) (linkRate * senderShare)).build(), null, 1)) {
             a.setStaticPeers(List.of(link.localAddress()));
             Thread.sleep(300);      // the daemons greet each other through the link
+            long[] daemonThreads = daemonThreads();
+            long alloc0 = allocated(daemonThreads);
             byte[] content = new byte[objectSize];
             new SplittableRandom(objectSize).nextBytes(content);
             long t0 = System.nanoTime();
@@ -179,6 +182,9 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
                         + "missing; " + a.getStatusLine() + " | " + b.getStatusLine() + " | " + link.statusLine());
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
+            long allocatedBytes = allocated(daemonThreads) - alloc0;
+            long packets = a.counters().get(RelayCounters.Counter.LAN_PACKETS_IN)
+                    + b.counters().get(RelayCounters.Counter.LAN_PACKETS_OUT);
             if (lost.get() > 0) {
                 System.err.println("warning: " + lost.get() + " objects lost at the receiver");
             }
@@ -189,8 +195,30 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
                     tx.counters().get(NormCounters.Counter.REPAIRS_SENT),
                     tx.counters().get(NormCounters.Counter.NACKS_RECEIVED),
                     a.counters().get(RelayCounters.Counter.REPAIRS_SERVED), s.forward().dropped(),
-                    s.reverse().dropped(), queueDrops);
+                    s.reverse().dropped(), queueDrops, packets == 0 ? 0 : (double) allocatedBytes / packets);
         }
+    }
+
+    /** The event-loop threads of the two daemons ("fjm2d-bench-a-...", "fjm2d-bench-b-..."). */
+    private static long[] daemonThreads() {
+        List<Long> ids = new ArrayList<>();
+        for (java.lang.management.ThreadInfo info : java.lang.management.ManagementFactory.getThreadMXBean()
+                .dumpAllThreads(false, false)) {
+            if (info.getThreadName().startsWith("fjm2d-bench-")) {
+                ids.add(info.getThreadId());
+            }
+        }
+        return ids.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private static long allocated(long[] threadIds) {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean)
+                java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (long v : mx.getThreadAllocatedBytes(threadIds)) {
+            total += Math.max(0, v);
+        }
+        return total;
     }
 
     private NormConfig lan(int n, int side) {

@@ -427,14 +427,16 @@ public final class Relay implements AutoCloseable {
 
     /** Sends a cached message towards {@link #servingTo}, the side whose NACK asked for it. */
     private void serve(RepairCache.Entry entry) {
-        ByteBuf m = entry.message();
+        ByteBuf m = cache.buffer();
+        int offset = RepairCache.offset(entry);
+        int length = RepairCache.length(entry);
         counters.increment(Counter.REPAIRS_SERVED);
         if (servingTo == LAN) {
-            emitOnLan(m, m.readerIndex(), m.readableBytes());
+            emitOnLan(m, offset, length);
         } else {
             Peer p = (Peer) servingTo;
             p.counters().increment(PeerCounters.Counter.REPAIRS_SERVED);
-            sendTo(p, m, m.readerIndex(), m.readableBytes(), true, FrameCodec.FLAG_CACHE_REPAIR);
+            sendTo(p, m, offset, length, true, FrameCodec.FLAG_CACHE_REPAIR);
         }
     }
 

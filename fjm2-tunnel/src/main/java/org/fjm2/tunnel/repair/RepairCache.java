@@ -11,7 +11,9 @@ import org.fjm2.norm.codec.ObjectMessageFlyweight;
  * a NACK that asks for a symbol held here is answered by the daemon nearest to the receiver instead of travelling
  * to the original sender. Indexed by (sender, instance, object, block, symbol); first in, first out, bounded both in
  * bytes and in messages. Messages whose FEC encoding is not understood (fec_id other than 5 and 129) are not kept.
- * One thread; the buffers are pooled copies released on eviction and on {@link #close()}.
+ * The messages live in one direct buffer used as a ring of bytes (allocated once; nothing is allocated per
+ * message): a new message goes after the newest, or at the start when it does not fit before the end, and the oldest
+ * messages it overlaps are evicted. One thread; {@link #close()} releases the ring.
  */
 public final class RepairCache implements AutoCloseable {
 
@@ -30,31 +32,28 @@ public final class RepairCache implements AutoCloseable {
         long block;
         int symbol;
         long key;
-        ByteBuf message;
+        int offset;
+        int length;
         long lastServedNanos;
         Object lastServedTo;
-
-        /** The NORM message as it was first heard (do not modify or release). */
-        public ByteBuf message() {
-            return message;
-        }
     }
 
-    private final ByteBufAllocator alloc;
-    private final long maxBytes;
+    private final ByteBuf slab;
+    private final int capacity;
     private final Entry[] ring;
     private final LongObjectHashMap<Entry> index;
     private int head;
     private int count;
+    private int writeOffset;
     private long bytes;
     private long uncacheable;
 
     public RepairCache(ByteBufAllocator alloc, long maxBytes, int maxEntries) {
-        if (maxEntries < 1 || maxBytes < 2048) {
-            throw new IllegalArgumentException("repair cache needs at least 1 entry and 2 KiB");
+        if (maxEntries < 1 || maxBytes < 2048 || maxBytes > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("repair cache needs at least 1 entry and 2 KiB, at most 2 GiB");
         }
-        this.alloc = alloc;
-        this.maxBytes = maxBytes;
+        this.capacity = (int) maxBytes;
+        this.slab = alloc.directBuffer(capacity, capacity);
         this.ring = new Entry[maxEntries];
         for (int i = 0; i < maxEntries; i++) {
             ring[i] = new Entry();
@@ -80,11 +79,19 @@ public final class RepairCache implements AutoCloseable {
             return;     // already held (or, rarely, a different symbol with the same key: keep the first)
         }
         int length = msg.length();
-        if (length > maxBytes) {
+        if (length > capacity / 4) {
             uncacheable++;
             return;
         }
-        while (count == ring.length || bytes + length > maxBytes) {
+        boolean wrap = writeOffset + length > capacity;
+        int at = wrap ? 0 : writeOffset;
+        if (wrap) {
+            // The messages between the write position and the end are the oldest: they go first.
+            while (count > 0 && ring[head].offset >= writeOffset) {
+                evictOldest();
+            }
+        }
+        while (count > 0 && (count == ring.length || overlaps(ring[head], at, length))) {
             evictOldest();
         }
         Entry e = ring[(head + count) % ring.length];
@@ -97,9 +104,31 @@ public final class RepairCache implements AutoCloseable {
         e.key = key;
         e.lastServedNanos = 0;
         e.lastServedTo = null;
-        e.message = alloc.directBuffer(length).writeBytes(msg.buffer(), msg.offset(), length);
+        e.offset = at;
+        e.length = length;
+        slab.setBytes(at, msg.buffer(), msg.offset(), length);
+        writeOffset = at + length;
         bytes += length;
         index.put(key, e);
+    }
+
+    /** Whether the cached entry lies (partly) in [at, at + length) of the ring. */
+    private static boolean overlaps(Entry e, int at, int length) {
+        return e.offset < at + length && at < e.offset + e.length;
+    }
+
+    /** The buffer holding the cached messages: read an entry's bytes at {@link #offset}, {@link #length}. */
+    public ByteBuf buffer() {
+        return slab;
+    }
+
+    /** Where the entry's NORM message starts in {@link #buffer()}. */
+    public static int offset(Entry e) {
+        return e.offset;
+    }
+
+    public static int length(Entry e) {
+        return e.length;
     }
 
     /** The cached message for that symbol (or NORM_INFO with {@link #INFO_SYMBOL}), or null. */
@@ -128,9 +157,7 @@ public final class RepairCache implements AutoCloseable {
     private void evictOldest() {
         Entry e = ring[head];
         index.remove(e.key);
-        bytes -= e.message.readableBytes();
-        e.message.release();
-        e.message = null;
+        bytes -= e.length;
         e.lastServedTo = null;
         head = (head + 1) % ring.length;
         count--;
@@ -153,6 +180,9 @@ public final class RepairCache implements AutoCloseable {
     public void close() {
         while (count > 0) {
             evictOldest();
+        }
+        if (slab.refCnt() > 0) {
+            slab.release();
         }
     }
 

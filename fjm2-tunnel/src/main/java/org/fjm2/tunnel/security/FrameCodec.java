@@ -80,6 +80,8 @@ public final class FrameCodec {
     private final byte[] macOut = new byte[32];
     private final byte[] macIn = new byte[MAC_LENGTH];
     private final byte[] nonce = new byte[12];
+    /** The datagram's bytes for the MAC: a copy into one reused array costs less than a ByteBuffer view each time. */
+    private byte[] scratch = new byte[2048];
     private long counter;
 
     private ByteBuf frame;
@@ -187,7 +189,12 @@ public final class FrameCodec {
             return Verdict.BAD_VERSION;
         }
         int macStart = offset + length - MAC_LENGTH;
-        mac.update(datagram.nioBuffer(offset, length - MAC_LENGTH));
+        int covered = length - MAC_LENGTH;
+        if (scratch.length < covered) {
+            scratch = new byte[Math.max(covered, 2 * scratch.length)];
+        }
+        datagram.getBytes(offset, scratch, 0, covered);
+        mac.update(scratch, 0, covered);
         doFinal();
         datagram.getBytes(macStart, macIn);
         int diff = 0;

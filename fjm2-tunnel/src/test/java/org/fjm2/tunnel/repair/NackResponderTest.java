@@ -86,19 +86,58 @@ class NackResponderTest {
             assertThat(cache.find(SENDER, INSTANCE, OBJECT, 0, 5)).isNotNull();
             assertThat(cache.find(SENDER, INSTANCE + 1, OBJECT, 0, 5)).as("another instance").isNull();
         }
-        try (RepairCache bytes = new RepairCache(ALLOC, 2048 + 600, 100)) {
-            for (int s = 0; s < 6; s++) {
+        try (RepairCache bytes = new RepairCache(ALLOC, 2600, 100)) {
+            for (int s = 0; s < 7; s++) {           // 520-byte messages: 5 fit in 2600 bytes
                 ByteBuf m = data(s);
                 bytes.put(new ObjectMessageFlyweight().wrap(m));
                 m.release();
             }
-            assertThat(bytes.bytes()).isLessThanOrEqualTo(2048 + 600);
-            assertThat(bytes.size()).isEqualTo((2048 + 600) / data(0).readableBytes());
+            assertThat(bytes.bytes()).isLessThanOrEqualTo(2600);
+            assertThat(bytes.size()).isEqualTo(5);
+            assertThat(bytes.find(SENDER, INSTANCE, OBJECT, 0, 1)).as("evicted by the wrap-around").isNull();
+            RepairCache.Entry newest = bytes.find(SENDER, INSTANCE, OBJECT, 0, 6);
+            assertThat(newest).isNotNull();
+            current = bytes;
+            assertThat(symbolOf(newest)).as("the bytes of the newest message are intact").isEqualTo(6);
+            RepairCache.Entry oldest = bytes.find(SENDER, INSTANCE, OBJECT, 0, 2);
+            assertThat(symbolOf(oldest)).isEqualTo(2);
         }
     }
 
-    static RepairCache cacheWith(int... symbols) {
+    @org.junit.jupiter.api.Test
+    void ringNeverServesOverwrittenBytes() {
+        long seed = 77;
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        try (RepairCache cache = new RepairCache(ALLOC, 8192, 64)) {
+            current = cache;
+            for (int s = 0; s < 2000; s++) {
+                int size = 40 + random.nextInt(1500);
+                ByteBuf m = Unpooled.buffer(size);
+                ObjectMessageFlyweight f = new ObjectMessageFlyweight().wrap(m, 0, size);
+                f.writeObjectHeader(NormWire.TYPE_DATA, s, SENDER, INSTANCE, 0, 4, 0, 0, NormWire.FEC_RS8, s >>> 8);
+                f.headerLength(20);
+                f.writePayloadId(8, 0, s & 0xFF, 0);
+                m.writerIndex(size);
+                cache.put(new ObjectMessageFlyweight().wrap(m));
+                m.release();
+                assertThat(cache.bytes()).isLessThanOrEqualTo(8192);
+                for (int back = 0; back <= Math.min(s, 40); back++) {
+                    int t = s - back;
+                    RepairCache.Entry e = cache.find(SENDER, INSTANCE, t >>> 8, 0, t & 0xFF);
+                    if (e != null) {
+                        ObjectMessageFlyweight g = new ObjectMessageFlyweight().wrap(cache.buffer(),
+                                RepairCache.offset(e), RepairCache.length(e));
+                        assertThat(g.sequence()).as("seed %d: message %d intact", seed, t).isEqualTo(t & 0xFFFF);
+                    }
+                }
+                assertThat(cache.find(SENDER, INSTANCE, s >>> 8, 0, s & 0xFF)).as("newest is held").isNotNull();
+            }
+        }
+    }
+
+    RepairCache cacheWith(int... symbols) {
         RepairCache cache = new RepairCache(ALLOC, 1 << 20, 1024);
+        current = cache;
         for (int s : symbols) {
             ByteBuf m = data(s);
             cache.put(new ObjectMessageFlyweight().wrap(m));
@@ -137,8 +176,11 @@ class NackResponderTest {
         return new FeedbackFlyweight().wrap(nack);
     }
 
-    static int symbolOf(RepairCache.Entry e) {
-        ObjectMessageFlyweight f = new ObjectMessageFlyweight().wrap(e.message());
+    RepairCache current;
+
+    int symbolOf(RepairCache.Entry e) {
+        ObjectMessageFlyweight f = new ObjectMessageFlyweight().wrap(current.buffer(), RepairCache.offset(e),
+                RepairCache.length(e));
         return f.symbolId(8);
     }
 
