@@ -174,17 +174,10 @@ public final class TunnelCommand implements Callable<Integer> {
         }
         InetSocketAddress g = hostPort("--group", groupText, -1);
         TunnelConfig.Builder b = TunnelConfig.builder(g.getHostString(), g.getPort());
-        String v;
-        if ((v = value("interface", interfaceName)) != null) {
-            b.interfaceName(v);
-        }
-        if ((v = value("listen", listen)) != null) {
-            b.listen(v.contains(":") ? hostPort("--listen", v, -1)
-                    : new InetSocketAddress(Units.integer("--listen", v, 0, 65535)));
-        }
-        if ((v = value("node-id", nodeId)) != null) {
-            b.nodeId(v);
-        }
+        apply("interface", interfaceName, b::interfaceName);
+        apply("listen", listen, v -> b.listen(v.contains(":") ? hostPort("--listen", v, -1)
+                : new InetSocketAddress(Units.integer("--listen", v, 0, 65535))));
+        apply("node-id", nodeId, b::nodeId);
         List<String> peerList = peers != null ? peers : splitList(file.getProperty("peer"));
         for (String p : peerList) {
             b.peer(hostPort("--peer", p, TunnelConfig.DEFAULT_LISTEN_PORT));
@@ -195,47 +188,22 @@ public final class TunnelCommand implements Callable<Integer> {
                     + "(create one with: openssl rand -hex 32 > tunnel.key; chmod 600 tunnel.key)");
         }
         b.key(TunnelKey.load(key));
-        if ((v = value("seal", seal)) != null) {
-            b.seal(Units.bool("--seal", v));
-        }
-        if ((v = value("rate", rate)) != null) {
-            b.peerRate(Units.rate("--rate", v));
-        }
-        if ((v = value("burst", burst)) != null) {
-            b.peerBurstBytes((int) Math.min(Integer.MAX_VALUE, Units.bytes("--burst", v)));
-        }
-        if ((v = value("queue", queue)) != null) {
-            b.peerQueueBytes(Units.bytes("--queue", v));
-        }
-        if ((v = value("hop-by-hop", hopByHop)) != null) {
-            b.hopByHop(Units.bool("--hop-by-hop", v));
-        }
-        if ((v = value("repair-cache", repairCache)) != null) {
-            b.repairCacheBytes(Units.bytes("--repair-cache", v));
-        }
-        if ((v = value("repair-holdoff", repairHoldoff)) != null) {
-            b.repairHoldoff(Units.duration("--repair-holdoff", v));
-        }
-        if ((v = value("transit", transit)) != null) {
-            b.transit(Units.bool("--transit", v));
-        }
-        if ((v = value("accept-unlisted", acceptUnlisted)) != null) {
-            b.acceptUnlisted(Units.bool("--accept-unlisted", v));
-        }
-        if ((v = value("keepalive", keepalive)) != null) {
-            b.keepalive(Units.duration("--keepalive", v));
-        }
-        if ((v = value("status-interval", statusInterval)) != null) {
-            b.statusInterval(Units.duration("--status-interval", v));
-        }
-        if ((v = value("ttl", ttl)) != null) {
-            b.ttl(Units.integer("--ttl", v, 0, 255));
-        }
-        if ((v = value("transport", transport)) != null) {
-            b.transport(v);
-        }
-        if ((v = value("admin", admin)) != null) {
-            b.admin(URI.create(v.endsWith("/") ? v : v + "/"));
+        apply("seal", seal, v -> b.seal(Units.bool("--seal", v)));
+        apply("rate", rate, v -> b.peerRate(Units.rate("--rate", v)));
+        apply("burst", burst, v -> b.peerBurstBytes((int) Math.min(Integer.MAX_VALUE, Units.bytes("--burst", v))));
+        apply("queue", queue, v -> b.peerQueueBytes(Units.bytes("--queue", v)));
+        apply("hop-by-hop", hopByHop, v -> b.hopByHop(Units.bool("--hop-by-hop", v)));
+        apply("repair-cache", repairCache, v -> b.repairCacheBytes(Units.bytes("--repair-cache", v)));
+        apply("repair-holdoff", repairHoldoff, v -> b.repairHoldoff(Units.duration("--repair-holdoff", v)));
+        apply("transit", transit, v -> b.transit(Units.bool("--transit", v)));
+        apply("accept-unlisted", acceptUnlisted, v -> b.acceptUnlisted(Units.bool("--accept-unlisted", v)));
+        apply("keepalive", keepalive, v -> b.keepalive(Units.duration("--keepalive", v)));
+        apply("status-interval", statusInterval, v -> b.statusInterval(Units.duration("--status-interval", v)));
+        apply("ttl", ttl, v -> b.ttl(Units.integer("--ttl", v, 0, 255)));
+        apply("transport", transport, b::transport);
+        String adminUrl = value("admin", admin);
+        if (adminUrl != null) {
+            b.admin(URI.create(adminUrl.endsWith("/") ? adminUrl : adminUrl + "/"));
             Path token = tokenFile != null ? tokenFile : pathValue("token-file");
             if (token == null) {
                 throw new IllegalArgumentException("--token-file: required with --admin");
@@ -244,6 +212,14 @@ public final class TunnelCommand implements Callable<Integer> {
             b.advertisedHost(value("advertise", advertise));
         }
         return b.build();
+    }
+
+    /** Hands the setting's value (command line first, then the config file) to {@code setter}, if there is one. */
+    private void apply(String key, String fromCommandLine, java.util.function.Consumer<String> setter) {
+        String v = value(key, fromCommandLine);
+        if (v != null) {
+            setter.accept(v);
+        }
     }
 
     private String value(String key, String fromCommandLine) {
