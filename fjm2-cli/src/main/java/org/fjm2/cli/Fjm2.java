@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
                 org.fjm2.jms.tool.PublishCommand.class,
                 org.fjm2.jms.tool.SubscribeCommand.class,
                 org.fjm2.cli.admin.AdminCommand.class,
+                org.fjm2.tunnel.tool.TunnelCommand.class,
                 org.fjm2.testkit.linkem.LinkemCommand.class,
                 org.fjm2.bench.BenchCommand.class,
                 CommandLine.HelpCommand.class

@@ -1,0 +1,507 @@
+package org.fjm2.tunnel;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.management.ObjectName;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.transport.NettyTransport;
+import org.fjm2.tunnel.admin.AdminClient;
+import org.fjm2.tunnel.admin.PeerAddress;
+import org.fjm2.tunnel.relay.Peer;
+import org.fjm2.tunnel.relay.PeerCounters;
+import org.fjm2.tunnel.relay.Relay;
+import org.fjm2.tunnel.relay.RelayCounters;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * FJM2D: joins a LAN's NORM group and bridges it to other LANs' daemons over UDP unicast. Owns the sockets (the
+ * LAN side is fjm2-norm's {@link NettyTransport}: group socket, connected re-emitting socket, unicast feedback
+ * socket; plus the WAN socket on the same event loop), the pacing timer, the status line, the JMX bean and the
+ * FJM2-Admin client; the forwarding logic is {@link Relay}'s. One event-loop thread does everything.
+ *
+ * <pre>{@code
+ * try (TunnelDaemon d = TunnelDaemon.start(config)) { ... }
+ * }</pre>
+ */
+public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TunnelDaemon.class);
+
+    /** Largest datagram read on the WAN port (a frame around the largest NORM message). */
+    public static final int MAX_WAN_DATAGRAM = NettyTransport.MAX_DATAGRAM + 128;
+    /** Datagrams read per system call on the WAN port with native epoll. */
+    public static final int WAN_READ_BATCH = 16;
+
+    private final TunnelConfig config;
+    private final NettyTransport lan;
+    private final EventLoop loop;
+    private final Relay relay;
+    private final Set<InetAddress> localAddresses;
+    private Channel wan;
+    private AdminClient admin;
+    private ObjectName jmxName;
+    private ScheduledFuture<?> wake;
+    private long wakeDeadline = Long.MAX_VALUE;
+    private ScheduledFuture<?> status;
+    private final Runnable wakeTask = this::onWake;
+    private volatile List<Relay.PeerSpec> staticPeers = List.of();
+    private volatile List<Relay.PeerSpec> adminPeers = List.of();
+    private volatile boolean closed;
+    private int lanEmitPort;
+
+    private TunnelDaemon(TunnelConfig config) throws SocketException {
+        this.config = config;
+        NormConfig lanConfig = NormConfig.builder(config.group().getHostAddress(), config.port())
+                .interfaceName(config.interfaceName()).ttl(config.ttl()).loopback(config.loopback())
+                .receiveBuffer(config.receiveBuffer()).sendBuffer(config.sendBuffer()).transport(config.transport())
+                .build();
+        this.lan = new NettyTransport(lanConfig, new LanHandler(), "fjm2d-" + config.nodeId());
+        this.loop = lan.eventLoop();
+        this.localAddresses = localAddresses();
+        this.relay = new Relay(config, PooledByteBufAllocator.DEFAULT, new Output(), this::isOwnEmission,
+                Relay.randomSeed());
+    }
+
+    /** Opens the sockets, resolves the static peers, registers with the admin (if any) and starts relaying. */
+    public static TunnelDaemon start(TunnelConfig config) throws IOException {
+        TunnelDaemon d = new TunnelDaemon(config);
+        try {
+            d.open();
+        } catch (IOException | RuntimeException e) {
+            d.close();
+            throw e;
+        }
+        return d;
+    }
+
+    private void open() throws IOException {
+        List<Relay.PeerSpec> resolved = new ArrayList<>();
+        for (InetSocketAddress a : config.peers()) {
+            resolved.add(new Relay.PeerSpec(null, resolve(a)));
+        }
+        staticPeers = List.copyOf(resolved);
+        lan.start();
+        lanEmitPort = lan.transmitPort();
+        try {
+            wan = wanBootstrap().bind(resolve(config.listen())).sync().channel();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while binding " + config.listen(), e);
+        } catch (Exception e) {
+            throw new IOException("cannot listen on UDP " + config.listen() + ": " + e.getMessage(), e);
+        }
+        call(() -> {
+            relay.setPeers(staticPeers, System.nanoTime());
+            rearm(relay.pump(System.nanoTime()));
+            return null;
+        });
+        if (config.admin() != null) {
+            admin = new AdminClient(config.admin(), config.adminToken(), config.nodeId(), config.advertisedHost(),
+                    listenPort(), config.adminKeepalive(), this::onAdminPeers);
+            AdminClient a = admin;
+            call(() -> {
+                relay.foreignDatagrams(a::offerAdvertisement);
+                return null;
+            });
+            admin.start();
+        }
+        long period = config.statusInterval().toMillis();
+        if (period > 0) {
+            status = loop.scheduleAtFixedRate(() -> LOG.info(getStatusLine()), period, period, TimeUnit.MILLISECONDS);
+        }
+        registerJmx();
+        LOG.info("FJM2D {} relaying {}:{} on {} <-> UDP {} ({} transport, {} static peer(s), hop-by-hop repair {}, "
+                        + "payload sealing {}, transit {})", config.nodeId(), config.group().getHostAddress(),
+                config.port(), config.interfaceName() == null ? "the default interface" : config.interfaceName(),
+                wan.localAddress(), lan.isEpoll() ? "epoll" : "nio", staticPeers.size(), onOff(config.hopByHop()),
+                onOff(config.seal()), onOff(config.transit()));
+    }
+
+    private static String onOff(boolean b) {
+        return b ? "on" : "off";
+    }
+
+    private Bootstrap wanBootstrap() {
+        Bootstrap b = new Bootstrap().group(loop);
+        if (lan.isEpoll()) {
+            b.channelFactory(() -> new EpollDatagramChannel(SocketProtocolFamily.INET));
+            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_WAN_DATAGRAM);
+            b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_WAN_DATAGRAM * WAN_READ_BATCH));
+        } else {
+            b.channelFactory(() -> new NioDatagramChannel(SocketProtocolFamily.INET));
+            b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_WAN_DATAGRAM));
+        }
+        b.option(ChannelOption.SO_RCVBUF, config.receiveBuffer());
+        b.option(ChannelOption.SO_SNDBUF, config.sendBuffer());
+        b.option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT);
+        b.option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(NettyTransport.WRITE_LOW_WATER,
+                NettyTransport.WRITE_HIGH_WATER));
+        b.handler(new WanHandler());
+        return b;
+    }
+
+    private static InetSocketAddress resolve(InetSocketAddress a) throws UnknownHostException {
+        if (!a.isUnresolved()) {
+            return a;
+        }
+        InetAddress ip = InetAddress.getByName(a.getHostString());
+        return new InetSocketAddress(ip, a.getPort());
+    }
+
+    private static Set<InetAddress> localAddresses() throws SocketException {
+        Set<InetAddress> set = new HashSet<>();
+        for (NetworkInterface nif : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            set.addAll(Collections.list(nif.getInetAddresses()));
+        }
+        return Set.copyOf(set);
+    }
+
+    private boolean isOwnEmission(InetSocketAddress from) {
+        return from.getPort() == lanEmitPort && localAddresses.contains(from.getAddress());
+    }
+
+    // ---- peers -------------------------------------------------------------------------------------------------------
+
+    /** Called on the admin client's thread: resolve names there, then hand the list to the event loop. */
+    private void onAdminPeers(List<PeerAddress> peers) {
+        List<Relay.PeerSpec> specs = new ArrayList<>();
+        for (PeerAddress p : peers) {
+            try {
+                specs.add(new Relay.PeerSpec(p.id(), resolve(p.socketAddress())));
+            } catch (UnknownHostException e) {
+                LOG.warn("peer {} from FJM2-Admin: cannot resolve host {}; left out until the next list", p.id(),
+                        p.host());
+            }
+        }
+        adminPeers = List.copyOf(specs);
+        applyPeers();
+    }
+
+    /** Replaces the static peers (tests, and tools that learn peers some other way); names are resolved here. */
+    public void setStaticPeers(List<InetSocketAddress> peers) throws UnknownHostException {
+        List<Relay.PeerSpec> resolved = new ArrayList<>();
+        for (InetSocketAddress a : peers) {
+            resolved.add(new Relay.PeerSpec(null, resolve(a)));
+        }
+        staticPeers = List.copyOf(resolved);
+        applyPeers();
+    }
+
+    private void applyPeers() {
+        List<Relay.PeerSpec> all = new ArrayList<>(staticPeers);
+        all.addAll(adminPeers);
+        if (!closed) {
+            loop.execute(() -> {
+                relay.setPeers(all, System.nanoTime());
+                rearm(relay.pump(System.nanoTime()));
+            });
+        }
+    }
+
+    // ---- event loop --------------------------------------------------------------------------------------------------
+
+    private void onWake() {
+        wake = null;
+        wakeDeadline = Long.MAX_VALUE;
+        if (!closed) {
+            rearm(relay.pump(System.nanoTime()));
+            flush();
+        }
+    }
+
+    private void afterReads() {
+        rearm(relay.pump(System.nanoTime()));
+        flush();
+    }
+
+    private void flush() {
+        lan.flush();
+        if (wan != null) {
+            wan.flush();
+        }
+    }
+
+    private void rearm(long deadline) {
+        if (closed || deadline == Long.MAX_VALUE) {
+            return;
+        }
+        if (wake != null) {
+            if (wakeDeadline - deadline <= 0) {
+                return;
+            }
+            wake.cancel(false);
+        }
+        wakeDeadline = deadline;
+        wake = loop.schedule(wakeTask, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    private <T> T call(Supplier<T> task) {
+        if (loop.inEventLoop()) {
+            return task.get();
+        }
+        CompletableFuture<T> f = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                f.complete(task.get());
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        });
+        try {
+            return f.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("event loop call failed: " + e.getMessage(), e);
+        }
+    }
+
+    private final class LanHandler implements NettyTransport.Handler {
+        @Override
+        public void onDatagram(ByteBuf datagram, InetSocketAddress sender) {
+            if (!closed) {
+                relay.onLanDatagram(datagram, sender, System.nanoTime());
+            }
+        }
+
+        @Override
+        public void onReadComplete() {
+            if (!closed) {
+                afterReads();
+            }
+        }
+
+        @Override
+        public void onWritable() {
+        }
+    }
+
+    private final class WanHandler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            DatagramPacket packet = (DatagramPacket) msg;
+            try {
+                if (!closed) {
+                    relay.onWanDatagram(packet.content(), packet.sender(), System.nanoTime());
+                }
+            } catch (RuntimeException e) {
+                LOG.error("datagram from {} dropped: relay failed", packet.sender(), e);
+            } finally {
+                packet.release();
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (!closed) {
+                afterReads();
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.warn("WAN socket error: {}", cause.toString());
+        }
+    }
+
+    private final class Output implements Relay.Output {
+        @Override
+        public boolean emitOnLan(ByteBuf message) {
+            if (!lan.isWritable()) {
+                message.release();
+                return false;
+            }
+            lan.writeToGroup(message);
+            return true;
+        }
+
+        @Override
+        public boolean sendToPeer(ByteBuf frame, InetSocketAddress to) {
+            if (!wan.isWritable()) {
+                frame.release();
+                return false;
+            }
+            wan.write(new DatagramPacket(frame, to), wan.voidPromise());
+            return true;
+        }
+    }
+
+    // ---- observation -----------------------------------------------------------------------------------------------
+
+    public TunnelConfig config() {
+        return config;
+    }
+
+    public RelayCounters counters() {
+        return relay.counters();
+    }
+
+    /** The peers now (listed and learned). */
+    public List<Peer> peers() {
+        return relay.peers();
+    }
+
+    /** The UDP port peers reach this daemon at. */
+    public int listenPort() {
+        return ((InetSocketAddress) wan.localAddress()).getPort();
+    }
+
+    /** The source port of the daemon's LAN emissions. */
+    public int lanEmitPort() {
+        return lanEmitPort;
+    }
+
+    @Override
+    public String getNodeId() {
+        return config.nodeId();
+    }
+
+    @Override
+    public Map<String, Long> getCounters() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        relay.counters().snapshot().forEach((k, v) -> m.put(k.name().toLowerCase(Locale.ROOT), v));
+        return m;
+    }
+
+    @Override
+    public String[] getPeers() {
+        return relay.peers().stream().map(TunnelDaemon::peerLine).toArray(String[]::new);
+    }
+
+    @Override
+    public long getRepairCacheBytes() {
+        return relay.repairCache() == null ? 0 : call(() -> relay.repairCache().bytes());
+    }
+
+    @Override
+    public int getRepairCacheEntries() {
+        return relay.repairCache() == null ? 0 : call(() -> relay.repairCache().size());
+    }
+
+    @Override
+    public String getStatusLine() {
+        RelayCounters c = relay.counters();
+        StringBuilder sb = new StringBuilder(256);
+        sb.append("fjm2d ").append(config.nodeId()).append(": lan in ")
+                .append(c.get(RelayCounters.Counter.LAN_PACKETS_IN)).append('/')
+                .append(mb(c.get(RelayCounters.Counter.LAN_BYTES_IN))).append(" out ")
+                .append(c.get(RelayCounters.Counter.LAN_PACKETS_OUT)).append('/')
+                .append(mb(c.get(RelayCounters.Counter.LAN_BYTES_OUT)))
+                .append(", dup ").append(c.get(RelayCounters.Counter.DUPLICATES))
+                .append(", malformed ").append(c.get(RelayCounters.Counter.MALFORMED))
+                .append(", rejected ").append(c.rejected())
+                .append(", repairs served ").append(c.get(RelayCounters.Counter.REPAIRS_SERVED))
+                .append(" (nacks answered ").append(c.get(RelayCounters.Counter.NACKS_ANSWERED))
+                .append(", rewritten ").append(c.get(RelayCounters.Counter.NACKS_REWRITTEN)).append(')');
+        for (Peer p : relay.peers()) {
+            sb.append(" | ").append(peerLine(p));
+        }
+        return sb.toString();
+    }
+
+    private static String peerLine(Peer p) {
+        PeerCounters c = p.counters();
+        long heard = p.lastHeardMillis();
+        return p + " in " + c.get(PeerCounters.Counter.PACKETS_IN) + "/" + mb(c.get(PeerCounters.Counter.BYTES_IN))
+                + " out " + c.get(PeerCounters.Counter.PACKETS_OUT) + "/" + mb(c.get(PeerCounters.Counter.BYTES_OUT))
+                + " qdrop " + c.get(PeerCounters.Counter.QUEUE_DROPS) + " repairs "
+                + c.get(PeerCounters.Counter.REPAIRS_SERVED) + " heard "
+                + (heard == 0 ? "never" : String.format(Locale.ROOT, "%.1fs ago",
+                (System.currentTimeMillis() - heard) / 1000.0));
+    }
+
+    private static String mb(long bytes) {
+        return String.format(Locale.ROOT, "%.1fMB", bytes / 1e6);
+    }
+
+    private void registerJmx() {
+        try {
+            jmxName = new ObjectName("org.fjm2.tunnel:type=Tunnel,node=" + ObjectName.quote(config.nodeId()));
+            ManagementFactory.getPlatformMBeanServer().registerMBean(this, jmxName);
+        } catch (Exception e) {
+            LOG.warn("JMX bean not registered: {}", e.toString());
+            jmxName = null;
+        }
+    }
+
+    // ---- shutdown ----------------------------------------------------------------------------------------------------
+
+    /** Deregisters from the admin, stops relaying, releases every buffer and logs the final counters. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (admin != null) {
+            admin.close();
+        }
+        if (!loop.isShuttingDown()) {
+            try {
+                call(() -> {
+                    closed = true;
+                    if (status != null) {
+                        status.cancel(false);
+                    }
+                    if (wake != null) {
+                        wake.cancel(false);
+                    }
+                    relay.close();
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                LOG.warn("error while stopping the relay: {}", e.toString());
+            }
+        }
+        closed = true;
+        if (wan != null) {
+            try {
+                wan.close().await(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        lan.close();
+        if (jmxName != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(jmxName);
+            } catch (Exception e) {
+                LOG.debug("JMX unregister: {}", e.toString());
+            }
+        }
+        LOG.info("FJM2D {} stopped: {}", config.nodeId(), getStatusLine());
+    }
+}
