@@ -19,6 +19,8 @@ public final class BearerTokenFilter extends HttpFilter {
     static final String TOKEN_INDEX = BearerTokenFilter.class.getName() + ".tokenIndex";
 
     private static final Logger LOG = LoggerFactory.getLogger(BearerTokenFilter.class);
+    /** Most bytes of a refused request's body read and thrown away before the 401 goes out. */
+    static final int DRAIN_LIMIT = 64 * 1024;
 
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -29,6 +31,13 @@ public final class BearerTokenFilter extends HttpFilter {
             long failures = runtime.authFailures().incrementAndGet();
             LOG.debug("401 for {} {} from {} ({} refused so far)", request.getMethod(), request.getRequestURI(),
                     request.getRemoteAddr(), failures);
+            // Read a small body before answering (as for 413): a server that answers and closes while the client
+            // still sends makes the client's TCP stack reset the connection, and the client may never see the 401.
+            long declared = request.getContentLengthLong();
+            if (declared != 0 && (declared > DRAIN_LIMIT
+                    || request.getInputStream().readNBytes(DRAIN_LIMIT + 1).length > DRAIN_LIMIT)) {
+                response.setHeader("Connection", "close");
+            }
             response.setHeader("WWW-Authenticate", "Bearer realm=\"fjm2-admin\"");
             ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_UNAUTHORIZED, "unauthorized",
                     "missing or wrong bearer token (send 'Authorization: Bearer TOKEN')");
