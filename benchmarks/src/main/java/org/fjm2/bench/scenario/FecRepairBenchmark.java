@@ -57,7 +57,7 @@ public final class FecRepairBenchmark implements Callable<Integer> {
     @Option(names = "--loss", defaultValue = "5", description = "Loss per receiver, percent of NORM_DATA. Default: ${DEFAULT-VALUE}.")
     double lossPercent;
 
-    @Option(names = "--objects", defaultValue = "40", description = "Objects per run. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--objects", defaultValue = "100", description = "Objects per run. Default: ${DEFAULT-VALUE}.")
     int objects;
 
     @Option(names = "--size", defaultValue = "1048576", description = "Object size, bytes. Default: ${DEFAULT-VALUE}.")
