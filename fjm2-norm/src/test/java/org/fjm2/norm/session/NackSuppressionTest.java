@@ -38,7 +38,9 @@ class NackSuppressionTest {
                 unsuppressed.nacks, unsuppressed.lostSegments, perLossUnsuppressed);
         System.out.printf("  suppression ratio: %.1fx fewer NACKs%n", perLossUnsuppressed / perLossSuppressed);
         assertThat(suppressed.lostSegments).isGreaterThanOrEqualTo(OBJECTS / EVERY_NTH_OBJECT - 1);
-        assertThat(perLossSuppressed).as("NACKs per lost segment with suppression").isLessThan(1.0);
+        // At most one NACK per lost segment from all ten receivers together. Exactly one is perfect suppression:
+        // with a small GRTT each loss gets its own repair cycle; with a larger one, cycles cover several losses.
+        assertThat(perLossSuppressed).as("NACKs per lost segment with suppression").isLessThanOrEqualTo(1.0);
         assertThat(perLossSuppressed).as("far below one NACK per receiver").isLessThan(RECEIVERS / 4.0);
         assertThat(perLossSuppressed * 3).as("suppression cuts NACKs at least threefold")
                 .isLessThan(perLossUnsuppressed);
