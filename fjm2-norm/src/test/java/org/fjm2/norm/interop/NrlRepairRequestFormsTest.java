@@ -51,7 +51,7 @@ class NrlRepairRequestFormsTest {
             try (NrlPeer tx = NrlPeer.sender(group.group().getHostAddress(), group.port()).option("--id", 10)
                     .option("--sizes", sizes).option("--seed", SEED).flag("--info").option("--segment", SEGMENT)
                     .option("--block", BLOCK).option("--parity", 0).option("--rate", InteropWorkload.RATE)
-                    .option("--grtt-max", InteropWorkload.NRL_GRTT_MAX_SECONDS).option("--linger", 30)
+                    .option("--grtt-max", InteropWorkload.GRTT_MAX_SECONDS).option("--linger", 30)
                     .option("--timeout", 30).start()) {
                 assertThat(received.await(OBJECTS, 30, TimeUnit.SECONDS)).as("receiver %s%s", rx.counters(),
                         tx.describe()).isTrue();

@@ -40,7 +40,7 @@ class NrlSenderInteropTest {
                     .option("--segment", InteropWorkload.SEGMENT).option("--block", BLOCK)
                     .option("--parity", parity).option("--tx-loss", LOSS_PERCENT)
                     .option("--rate", InteropWorkload.RATE).option("--grtt", InteropWorkload.GRTT_SECONDS)
-                    .option("--grtt-max", InteropWorkload.NRL_GRTT_MAX_SECONDS).option("--ack", RECEIVER)
+                    .option("--grtt-max", InteropWorkload.GRTT_MAX_SECONDS).option("--ack", RECEIVER)
                     .option("--linger", RUN_TIMEOUT.toSeconds()).option("--timeout", RUN_TIMEOUT.toSeconds())
                     .start()) {
                 boolean complete = received.await(OBJECTS, RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
