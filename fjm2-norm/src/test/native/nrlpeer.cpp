@@ -34,7 +34,8 @@ const char* const USAGE =
     "         --linger SEC (2 send / 0 recv: keep serving repairs or ACKs after the work is done)\n"
     "send:    --rate BPS (20000000)  --segment BYTES (1024)  --block K (64)  --parity N (0)  --auto-parity N (0)\n"
     "         --fec-id ID (0: libnorm picks 5, or 2 when block+parity > 255)  --instance ID (1)\n"
-    "         --tx-loss PCT (0)  --grtt SEC (0.01)  --sizes N,N,... | --count N --min BYTES --max BYTES\n"
+    "         --tx-loss PCT (0)  --grtt SEC (0.01)  --grtt-max SEC (10: a late answer raises GRTT for long)\n"
+    "         --sizes N,N,... | --count N --min BYTES --max BYTES\n"
     "         --seed S (1)  --info (NORM_INFO \"obj-<i>.bin\")  --ack NODEID (repeatable; watermark after the last)\n"
     "         --cache-bytes BYTES (268435456 tx cache)  --cache-count N (2048 objects)\n"
     "recv:    --rx-loss PCT (0)  --count N (objects to wait for; 0 = until timeout)  --out DIR  --verify-seed S\n"
@@ -65,6 +66,7 @@ struct Options {
     int instance = 1;
     double txLoss = 0.0;
     double grtt = 0.01;
+    double grttMax = 10.0;
     std::vector<unsigned long> sizes;
     long count = -1;
     unsigned long minSize = 1024;
@@ -216,6 +218,7 @@ Options parse(int argc, char** argv) {
         else if (name == "--instance") o.instance = (int)parseNumber(n, v);
         else if (name == "--tx-loss") o.txLoss = parseReal(n, v);
         else if (name == "--grtt") o.grtt = parseReal(n, v);
+        else if (name == "--grtt-max") o.grttMax = parseReal(n, v);
         else if (name == "--count") o.count = (long)parseNumber(n, v);
         else if (name == "--min") o.minSize = parseNumber(n, v);
         else if (name == "--max") o.maxSize = parseNumber(n, v);
@@ -292,6 +295,7 @@ int runSender(const Options& o) {
     NormInstanceHandle instance = NormCreateInstance();
     NormSessionHandle session = openSession(instance, o);
     NormSetTxRate(session, o.rate);
+    NormSetGrttMax(session, o.grttMax);
     NormSetGrttEstimate(session, o.grtt);
     NormSetTxLoss(session, o.txLoss);
     NormSetTxCacheBounds(session, (NormSize)o.cacheBytes, 16, (UINT32)o.cacheCount);

@@ -1,5 +1,6 @@
 package org.fjm2.bench;
 
+import org.fjm2.bench.scenario.FecRepairBenchmark;
 import org.fjm2.bench.scenario.NormEngineBenchmark;
 import org.fjm2.bench.scenario.TunnelWanBenchmark;
 import picocli.CommandLine;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark scenarios: tables, CSV and PNG plots, ratios against baselines measured in the same run.",
-        subcommands = {NormEngineBenchmark.class, TunnelWanBenchmark.class})
+        subcommands = {NormEngineBenchmark.class, TunnelWanBenchmark.class, FecRepairBenchmark.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -923,7 +923,13 @@ public final class RemoteSender implements RemoteSenderInfo {
         if (erasures <= 0) {
             return false;
         }
-        boolean useParity = blockSent && decoder != null && decoder.supports(o.fecId, o.fieldSize) && parity > 0;
+        boolean parityRepair = decoder != null && decoder.supports(o.fecId, o.fieldSize) && parity > 0;
+        if (parityRepair && !blockSent) {
+            // The sender is still sending this block, parity may follow: ask once it has moved past the block (as
+            // NRL NORM receivers do), when parity can repair it, rather than for source symbols now.
+            return false;
+        }
+        boolean useParity = blockSent && parityRepair;
         if (!useParity) {
             return appendSymbolRuns(o, b, 0, limit, k, infoFlag, Integer.MAX_VALUE);
         }

@@ -136,6 +136,14 @@ final class Acknowledgements {
         return roundObject;
     }
 
+    /**
+     * The sender went back to repair data at or before the round's watermark: receivers are still catching up, so
+     * the round gets its whole FLUSH budget again (NRL NORM resets its acking nodes' request counts the same way).
+     */
+    void restartFlushes(int flushes) {
+        flushesLeft = flushes;
+    }
+
     /** Takes one FLUSH from the round's budget; false when the round has run out (call {@link #expireRound}). */
     boolean takeFlush() {
         return flushesLeft-- > 0;

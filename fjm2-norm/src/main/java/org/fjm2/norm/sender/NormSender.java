@@ -93,6 +93,8 @@ public final class NormSender {
     private int startSquelches = START_SQUELCHES;
     private boolean probeDue;
     private boolean eotDue;
+    /** Whether this sender has started transmitting an object (it then announces its end with EOT). */
+    private boolean started;
     private boolean dataSinceProbe;
     private long probeIntervalNanos;
     private int ccSequence;
@@ -339,6 +341,9 @@ public final class NormSender {
         if (object.pending.nextSet(block, 0, k + config.parity()) < 0) {
             object.clearBlockPending(block);
         }
+        if (object.firstPassDone && acks.roundActive() && Acknowledgements.atOrAfter(acks.roundObject(), object.objectId)) {
+            acks.restartFlushes(config.robustFactor());
+        }
         int length = sendData(object, block, symbol, object.firstPassDone);
         afterSend(object);
         return length;
@@ -376,6 +381,7 @@ public final class NormSender {
             return null;
         }
         queuedObjects.decrementAndGet();
+        started = true;
         TxObject object = freeObjects.isEmpty() ? new TxObject() : freeObjects.pollFirst();
         object.ticket = next.ticket;
         object.priority = next.priority;
@@ -503,9 +509,11 @@ public final class NormSender {
         int infoLength = object.info.readableBytes();
         ByteBuf packet = ctx.output().allocate(HEADER_ROOM + infoLength);
         dataMessage.wrap(packet, packet.writerIndex(), packet.capacity());
+        // FLAG_INFO on the NORM_INFO itself too: an NRL receiver that creates the object from this message takes
+        // the flag as "the object has info" and otherwise ignores the info it carries.
+        int flags = NormWire.FLAG_INFO | (object.firstPassDone ? NormWire.FLAG_REPAIR : 0);
         dataMessage.writeObjectHeader(NormWire.TYPE_INFO, nextSequence(), ctx.nodeId(), instanceId,
-                grtt.quantized(), backoffFactor, groupSizeQuantized, object.firstPassDone ? NormWire.FLAG_REPAIR : 0,
-                FEC_ID, object.objectId);
+                grtt.quantized(), backoffFactor, groupSizeQuantized, flags, FEC_ID, object.objectId);
         int header = ObjectMessageFlyweight.INFO_HEADER_LENGTH;
         header += writeFti(packet, packet.writerIndex() + header, object);
         dataMessage.headerLength(header);
@@ -1165,8 +1173,14 @@ public final class NormSender {
                 || (acks.hasReceivers() && windowCount > 0 && acks.acknowledged((nextObjectId - 1) & 0xFFFF));
     }
 
-    /** Sends NORM_CMD(EOT) at the next opportunity (graceful shutdown). */
+    /**
+     * Sends NORM_CMD(EOT) at the next opportunity (graceful shutdown), if this node ever sent an object: a node that
+     * only received stays silent, or every other node (NRL NORM ones too) would take it for a new sender.
+     */
     public void endOfTransmission() {
+        if (!started) {
+            return;
+        }
         eotDue = true;
         ctx.wakeTransmitter();
     }

@@ -48,6 +48,18 @@ public final class NormSendCommand implements Callable<Integer> {
             description = "Ask these receivers to acknowledge (watermark) and report per file.")
     List<Long> ackNodes = new ArrayList<>();
 
+    /**
+     * Objects kept for repair at once, default 256: an NRL NORM receiver tracks at most 256 objects from its oldest
+     * incomplete one (NormSetRxCacheLimit) and abandons all of them when a later object id arrives, so a sender
+     * must not run further ahead than that (docs/nrl-interop.md). NRL's own senders keep 256 too.
+     */
+    static final int DEFAULT_CACHE_OBJECTS = 256;
+
+    @Option(names = "--cache-objects", paramLabel = "N", defaultValue = "" + DEFAULT_CACHE_OBJECTS,
+            description = {"Objects kept for repair at once; receivers of other NORM implementations may track no more"
+                    + " (NRL NORM: 256). Default: ${DEFAULT-VALUE}."})
+    int cacheObjects;
+
     @Option(names = "--timeout", paramLabel = "SEC", defaultValue = "0",
             description = "Give up after this many seconds (0: no limit). Default: ${DEFAULT-VALUE}.")
     double timeoutSeconds;
@@ -64,6 +76,9 @@ public final class NormSendCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long rateBps = SessionOptions.parseRate(rate);
+        if (cacheObjects < 1 || cacheObjects > 16384) {
+            throw new IllegalArgumentException("--cache-objects: must be 1..16384, got " + cacheObjects);
+        }
         long largest = 1;
         long total = 0;
         for (Path file : files) {
@@ -81,6 +96,7 @@ public final class NormSendCommand implements Callable<Integer> {
             total += size;
         }
         NormConfig.Builder builder = session.builder(true).txRate(rateBps).maxObjectSize((int) largest)
+                .txCacheObjects(cacheObjects)
                 .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, largest))
                 .rxBufferBytes(Math.max(NormConfig.DEFAULT_RX_BUFFER_BYTES, largest));
         NormConfig config = builder.build();

@@ -276,6 +276,35 @@ public final class NrlPeer implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until {@code count} events of {@code type} have been seen (they stay in the queue for
+     * {@link #awaitEvent}) and returns them; fails (AssertionError naming the last events and stderr) on timeout or
+     * when the process ends first.
+     */
+    public List<Event> awaitCount(String type, int count, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (history) {
+            while (true) {
+                List<Event> matching = history(type);
+                if (matching.size() >= count) {
+                    return matching;
+                }
+                long left = deadline - System.nanoTime();
+                boolean exited = !history(EXIT).isEmpty();
+                if (left <= 0 || exited) {
+                    throw new AssertionError("nrlpeer " + role + ": " + matching.size() + " of " + count + " "
+                            + type + " events " + (exited ? "before it exited" : "within " + timeout) + describe());
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(history, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted waiting for nrlpeer " + role, e);
+                }
+            }
+        }
+    }
+
     /** Every event seen so far, in order. */
     public List<Event> history() {
         synchronized (history) {
@@ -355,15 +384,20 @@ public final class NrlPeer implements AutoCloseable {
                 }
                 Event event = Event.parse(line);
                 LOG.debug("nrlpeer {}: {}", role, line);
-                history.add(event);
-                queue.add(event);
+                record(event);
             }
         } catch (IOException e) {
             LOG.debug("nrlpeer {} stdout closed: {}", role, e.getMessage());
         }
-        Event exit = Event.parse(EXIT);
-        history.add(exit);
-        queue.add(exit);
+        record(Event.parse(EXIT));
+    }
+
+    private void record(Event event) {
+        synchronized (history) {
+            history.add(event);
+            history.notifyAll();
+        }
+        queue.add(event);
     }
 
     private void readStderr(InputStream in) {

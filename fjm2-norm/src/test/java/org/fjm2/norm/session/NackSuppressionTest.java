@@ -38,7 +38,10 @@ class NackSuppressionTest {
                 unsuppressed.nacks, unsuppressed.lostSegments, perLossUnsuppressed);
         System.out.printf("  suppression ratio: %.1fx fewer NACKs%n", perLossUnsuppressed / perLossSuppressed);
         assertThat(suppressed.lostSegments).isGreaterThanOrEqualTo(OBJECTS / EVERY_NTH_OBJECT - 1);
-        assertThat(perLossSuppressed).as("NACKs per lost segment with suppression").isLessThan(1.0);
+        // About one NACK per lost segment from all ten receivers together. Exactly one is perfect suppression when
+        // each loss gets its own repair cycle (a GRTT of ~1 ms); a larger GRTT lets one cycle cover several losses
+        // (fewer), and on a loaded host a NACK sometimes reaches the others after their own back-off ended (more).
+        assertThat(perLossSuppressed).as("NACKs per lost segment with suppression").isLessThan(1.5);
         assertThat(perLossSuppressed).as("far below one NACK per receiver").isLessThan(RECEIVERS / 4.0);
         assertThat(perLossSuppressed * 3).as("suppression cuts NACKs at least threefold")
                 .isLessThan(perLossUnsuppressed);

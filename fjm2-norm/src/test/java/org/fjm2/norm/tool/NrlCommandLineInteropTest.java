@@ -1,0 +1,132 @@
+package org.fjm2.norm.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.fjm2.norm.interop.NrlPeer;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.TestGroups;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The README's "Talking to NRL NORM" commands, run as written (in-process, with a fresh group): {@code fjm2 norm recv}
+ * writes the files an NRL sender sends under their NORM_INFO names and acknowledges its watermark, and
+ * {@code fjm2 norm send} delivers files to an NRL receiver, which names them by NORM_INFO and acknowledges.
+ */
+class NrlCommandLineInteropTest {
+
+    static final long SEED = 808;
+    static final int[] SIZES = {1, 1000, 1400, 70_000, 300_000};
+    static final int FJM2_NODE = 7;
+    static final int NRL_NODE = 2;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void fjm2RecvWritesWhatAnNrlSenderSends() throws Exception {
+        NrlPeer.assumeAvailable();
+        NormConfig group = TestGroups.fresh();
+        String address = group.group().getHostAddress();
+        Path out = dir.resolve("in");
+        ByteArrayOutputStream recvOut = new ByteArrayOutputStream();
+        CompletableFuture<Integer> recv = CompletableFuture.supplyAsync(() -> {
+            NormRecvCommand command = new NormRecvCommand();
+            setOutput(command, recvOut);
+            return new CommandLine(command).execute("--group", address + ":" + group.port(), "--interface", "lo",
+                    "--out", out.toString(), "--count", Integer.toString(SIZES.length), "--node-id",
+                    Integer.toString(FJM2_NODE), "--linger", "2", "--timeout", "60");
+        });
+        awaitListening(recvOut);
+        try (NrlPeer tx = NrlPeer.sender(address, group.port()).option("--id", 10)
+                .option("--sizes", sizesArgument()).option("--seed", SEED).flag("--info")
+                .option("--ack", FJM2_NODE).option("--linger", 0.5).option("--timeout", 60).start()) {
+            assertThat(recv.get(90, TimeUnit.SECONDS)).as("fjm2 norm recv exit code; stderr %s", recvOut)
+                    .isZero();
+            NrlPeer.Event watermark = tx.awaitEvent("WATERMARK", Duration.ofSeconds(30));
+            assertThat(watermark.get("status")).as(tx.describe()).isEqualTo("SUCCESS");
+        }
+        for (int i = 0; i < SIZES.length; i++) {
+            assertThat(Files.readAllBytes(out.resolve(infoName(i))))
+                    .as("file %s", infoName(i)).isEqualTo(NrlPeer.objectContent(SEED, i, SIZES[i]));
+        }
+    }
+
+    @Test
+    void fjm2SendDeliversFilesToAnNrlReceiver() throws Exception {
+        NrlPeer.assumeAvailable();
+        NormConfig group = TestGroups.fresh();
+        Path in = Files.createDirectories(dir.resolve("files"));
+        Path out = dir.resolve("nrl-out");
+        List<String> arguments = new ArrayList<>(List.of("--group",
+                group.group().getHostAddress() + ":" + group.port(), "--interface", "lo", "--rate", "50m",
+                "--ack", Integer.toString(NRL_NODE), "--timeout", "60", "--quiet"));
+        for (int i = 0; i < SIZES.length; i++) {
+            Path file = in.resolve("report-" + i + ".dat");
+            Files.write(file, NrlPeer.objectContent(SEED, i, SIZES[i]));
+            arguments.add(file.toString());
+        }
+        try (NrlPeer rx = NrlPeer.receiver(group.group().getHostAddress(), group.port()).option("--id", NRL_NODE)
+                .option("--out", out).option("--count", SIZES.length).option("--linger", 30).option("--timeout", 60)
+                .start()) {
+            rx.awaitEvent("READY", Duration.ofSeconds(10));
+            NormSendCommand send = new NormSendCommand();
+            ByteArrayOutputStream sendOut = new ByteArrayOutputStream();
+            setOutput(send, sendOut);
+            int exit = new CommandLine(send).execute(arguments.toArray(String[]::new));
+            assertThat(exit).as("fjm2 norm send exit code; output %s%s", sendOut, rx.describe()).isZero();
+            assertThat(sendOut.toString()).contains("acknowledged by all");
+            rx.awaitCount("RX_OBJECT", SIZES.length, Duration.ofSeconds(10));
+        }
+        for (int i = 0; i < SIZES.length; i++) {
+            Path file = out.resolve("report-" + i + ".dat");
+            assertThat(Files.readAllBytes(file)).as("file %s written by the NRL receiver", file)
+                    .isEqualTo(Files.readAllBytes(in.resolve("report-" + i + ".dat")));
+        }
+    }
+
+    private static String sizesArgument() {
+        StringBuilder list = new StringBuilder();
+        for (int size : SIZES) {
+            list.append(list.length() == 0 ? "" : ",").append(size);
+        }
+        return list.toString();
+    }
+
+    /** The NORM_INFO the peer sends with object {@code index}. */
+    private static String infoName(int index) {
+        return "obj-" + index + ".bin";
+    }
+
+    /** Both commands print to fields the tests can redirect (stdout and stderr into one buffer). */
+    private static void setOutput(Object command, ByteArrayOutputStream buffer) {
+        PrintStream print = new PrintStream(buffer, true);
+        if (command instanceof NormRecvCommand recv) {
+            recv.stdout = print;
+            recv.stderr = print;
+        } else if (command instanceof NormSendCommand send) {
+            send.out = print;
+            send.err = print;
+        }
+    }
+
+    /** Waits until {@code fjm2 norm recv} has joined (it prints "listening on" first). */
+    private static void awaitListening(ByteArrayOutputStream output) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!output.toString().contains("listening on") && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(output.toString()).contains("listening on");
+    }
+}
