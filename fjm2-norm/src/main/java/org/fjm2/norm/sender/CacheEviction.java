@@ -1,0 +1,101 @@
+package org.fjm2.norm.sender;
+
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.NormContext;
+import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.session.Timer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes room in the repair cache: while an application thread waits for admission, or a queued object waits for a
+ * place in the window, gives up the oldest objects that are quiescent — sent whole, nothing pending or collecting
+ * repairs, acknowledged by every tracked receiver (or, with none tracked, quiet for the hold time) — and, past the
+ * maximum hold time, the oldest object whatever its state. Owned by the session's event loop.
+ */
+final class CacheEviction {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CacheEviction.class);
+
+    private final NormContext ctx;
+    private final NormConfig config;
+    private final TxWindow window;
+    private final TxQueues queues;
+    private final TxAdmission admission;
+    private final Acknowledgements acks;
+    private final GrttEstimator grtt;
+    private final int backoffFactor;
+    private final Timer evictTimer;
+
+    CacheEviction(NormContext ctx, TxWindow window, TxQueues queues, TxAdmission admission, Acknowledgements acks,
+                  GrttEstimator grtt) {
+        this.ctx = ctx;
+        this.config = ctx.config();
+        this.window = window;
+        this.queues = queues;
+        this.admission = admission;
+        this.acks = acks;
+        this.grtt = grtt;
+        this.backoffFactor = config.backoffFactor();
+        this.evictTimer = new Timer("sender-evict", () -> ctx.wakeTransmitter());
+    }
+
+    /** An application thread waits for room, or a queued object waits for a place in the cache window. */
+    boolean needsRoom() {
+        return admission.hasWaiters() || (window.isFull() && queues.hasQueued());
+    }
+
+    /** Gives up the oldest quiescent objects while room is needed; retries from a timer when none is quiescent. */
+    void evict(long now) {
+        long hold = holdNanos();
+        long maxHold = config.maxHold().toNanos();
+        while (window.count() > 0 && needsRoom()) {
+            TxObject oldest = window.at(0);
+            if (!oldest.firstPassDone || (acks.userRequested() && acks.userObject() == oldest.objectId)) {
+                return;
+            }
+            long forcedAt = oldest.firstPassEndNanos + maxHold;
+            if (forcedAt - now > 0) {
+                boolean busy = oldest.hasPending() || oldest.hasRepairs;
+                long quietUntil;
+                if (acks.hasReceivers()) {
+                    // Tracked receivers say when they are done; a short quiet time covers late NACKs in flight.
+                    busy |= !acks.acknowledged(oldest.objectId);
+                    quietUntil = oldest.lastActivityNanos + 2 * grtt.advertisedNanos();
+                } else {
+                    quietUntil = oldest.lastActivityNanos + hold;
+                }
+                if (busy || quietUntil - now > 0) {
+                    long retry = busy ? forcedAt : Math.min(quietUntil, forcedAt);
+                    if (!evictTimer.isActive() || evictTimer.deadlineNanos() - retry > 0) {
+                        ctx.timers().schedule(evictTimer, retry);
+                    }
+                    return;
+                }
+            } else if (acks.hasReceivers() && !acks.acknowledged(oldest.objectId)) {
+                LOG.warn("object {} evicted {} ms after it was sent, before every receiver acknowledged it",
+                        oldest.objectId, maxHold / 1_000_000);
+            }
+            purgeOldest();
+        }
+    }
+
+    /**
+     * How long an object stays in the cache after its last transmission or NACK: the hold factor times one
+     * receiver repair cycle (back-off B*GRTT, hold-off (B+2)*GRTT, our aggregation (B+1)*GRTT).
+     */
+    private long holdNanos() {
+        return Math.max(config.holdMin().toNanos(),
+                (long) (config.holdFactor() * grtt.advertisedNanos() * (3.0 * backoffFactor + 3)));
+    }
+
+    private void purgeOldest() {
+        TxObject oldest = window.removeOldest();
+        long ticket = oldest.ticket;
+        int id = oldest.objectId;
+        admission.release(oldest.size);
+        window.recycle(oldest);
+        ctx.counters().increment(Counter.OBJECTS_PURGED);
+        ctx.listener().onTxObjectPurged(ticket, id);
+    }
+}

@@ -1,0 +1,70 @@
+package org.fjm2.norm.sender;
+
+import java.util.function.BooleanSupplier;
+
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.NormContext;
+import org.fjm2.norm.session.Timer;
+
+/**
+ * When the sender probes the group round-trip time with NORM_CMD(CC): at once when data starts flowing, then at an
+ * interval growing by half each time from the configured minimum to the maximum, and not at all while the sender
+ * is idle (probing resumes, at the minimum interval, with the next data). Owned by the session's event loop.
+ */
+final class ProbeSchedule {
+
+    private final NormContext ctx;
+    private final NormConfig config;
+    private final GrttEstimator grtt;
+    private final BooleanSupplier idle;
+    private final Timer probeTimer;
+    private boolean due;
+    private boolean dataSinceProbe;
+    private long intervalNanos;
+
+    /** {@code idle} tells whether the sender has nothing to transmit. */
+    ProbeSchedule(NormContext ctx, GrttEstimator grtt, BooleanSupplier idle) {
+        this.ctx = ctx;
+        this.config = ctx.config();
+        this.grtt = grtt;
+        this.idle = idle;
+        this.probeTimer = new Timer("sender-probe", this::onProbeTimer);
+        this.intervalNanos = config.probeIntervalMin().toNanos();
+    }
+
+    /** Data is being sent: probe now when probing had stopped. */
+    void onData(long now) {
+        dataSinceProbe = true;
+        if (!probeTimer.isActive()) {
+            due = true;
+            ctx.timers().schedule(probeTimer, now + intervalNanos);
+        }
+    }
+
+    /** Whether a probe waits to be sent. */
+    boolean isDue() {
+        return due;
+    }
+
+    /** Takes the waiting probe: true when one was due (the caller sends it). */
+    boolean takeDue() {
+        if (!due) {
+            return false;
+        }
+        due = false;
+        return true;
+    }
+
+    private void onProbeTimer() {
+        if (!dataSinceProbe && idle.getAsBoolean()) {
+            intervalNanos = config.probeIntervalMin().toNanos();
+            return;     // quiet: resume probing when data flows again
+        }
+        grtt.onProbeInterval();
+        dataSinceProbe = false;
+        due = true;
+        ctx.wakeTransmitter();
+        ctx.timers().schedule(probeTimer, ctx.nanoTime() + intervalNanos);
+        intervalNanos = Math.min((long) (intervalNanos * 1.5), config.probeIntervalMax().toNanos());
+    }
+}

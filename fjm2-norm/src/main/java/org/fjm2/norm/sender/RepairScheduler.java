@@ -1,0 +1,343 @@
+package org.fjm2.norm.sender;
+
+import org.fjm2.norm.codec.FeedbackFlyweight;
+import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.codec.RepairRequestReader;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.NormContext;
+import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.session.Timer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sender's repair cycle (RFC 5740 section 5.3): turns the requests of NACKs into repair marks on the cached
+ * objects, aggregates them for (B+1)*GRTT, then makes them pending transmission and holds off new cycles for one
+ * GRTT. Parity requests (erasure counts) are answered with fresh parity first, every parity symbol again once
+ * fresh parity ran out. During hold-off, only requests for data the transmit position has not passed yet are
+ * taken (they go out with the first pass). Owned by the session's event loop.
+ */
+final class RepairScheduler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RepairScheduler.class);
+
+    private final NormContext ctx;
+    private final NormConfig config;
+    private final TxWindow window;
+    private final GrttEstimator grtt;
+    private final int backoffFactor;
+    private final RepairRequestReader requestReader = new RepairRequestReader();
+    private final Timer repairTimer;
+    private boolean holdoff;
+
+    // The NACK being applied: whether it asked for data gone from the cache, whether it repaired anything, and the
+    // parity erasures its current SEGMENT request counted for one block.
+    private boolean squelch;
+    private boolean applied;
+    private TxObject erasureObject;
+    private int erasureBlock = -1;
+    private int erasures;
+
+    RepairScheduler(NormContext ctx, TxWindow window, GrttEstimator grtt) {
+        this.ctx = ctx;
+        this.config = ctx.config();
+        this.window = window;
+        this.grtt = grtt;
+        this.backoffFactor = config.backoffFactor();
+        this.repairTimer = new Timer("sender-repair", this::onRepairTimer);
+    }
+
+    /**
+     * Applies the repair requests of a NACK from this sender instance's receivers, and starts aggregation when
+     * they asked for something new. Returns whether a request named an object already gone from the cache (a
+     * SQUELCH is then due).
+     */
+    boolean onNack(FeedbackFlyweight nack) {
+        long now = ctx.nanoTime();
+        int start = nack.payloadIndex();
+        requestReader.reset(nack.buffer(), start, start + nack.payloadLength(), SenderPackets.FEC_ID,
+                SenderPackets.FEC_M);
+        squelch = false;
+        applied = false;
+        while (requestReader.nextRequest()) {
+            int form = requestReader.form();
+            int flags = requestReader.flags();
+            erasureObject = null;
+            erasureBlock = -1;
+            erasures = 0;
+            while (requestReader.nextItem()) {
+                int objectId = requestReader.objectId();
+                long blockNumber = requestReader.blockNumber();
+                int symbol = requestReader.symbolId();
+                int lastObjectId = objectId;
+                long lastBlockNumber = blockNumber;
+                int lastSymbol = symbol;
+                if (form == NormWire.FORM_RANGES) {
+                    if (!requestReader.nextItem()) {
+                        break;
+                    }
+                    lastObjectId = requestReader.objectId();
+                    lastBlockNumber = requestReader.blockNumber();
+                    lastSymbol = requestReader.symbolId();
+                }
+                if ((flags & NormWire.REPAIR_SEGMENT) != 0) {
+                    requestSegments(nack, flags, objectId, blockNumber, symbol, lastSymbol, now);
+                } else if ((flags & NormWire.REPAIR_BLOCK) != 0) {
+                    requestBlocks(flags, objectId, blockNumber, lastBlockNumber, now);
+                } else if ((flags & (NormWire.REPAIR_OBJECT | NormWire.REPAIR_INFO)) != 0) {
+                    requestObjects(flags, objectId, lastObjectId, now);
+                }
+            }
+            requestErasures();
+        }
+        if (requestReader.malformed()) {
+            ctx.counters().increment(Counter.MALFORMED_DROPPED);
+        }
+        if (applied && !holdoff && !repairTimer.isActive()) {
+            long aggregate = (config.parity() > 0 || backoffFactor > 0)
+                    ? (long) (grtt.advertisedNanos() * (backoffFactor + 1.0)) : 0L;
+            ctx.timers().schedule(repairTimer, now + aggregate);
+        }
+        if (applied && holdoff) {
+            ctx.wakeTransmitter();
+        }
+        return squelch;
+    }
+
+    /**
+     * The cached object a request names, marked active and its NORM_INFO repaired when the request asks for it;
+     * null (and a squelch due when it was ours) when the object is no longer cached.
+     */
+    private TxObject requested(int objectId, int flags, long now) {
+        TxObject object = window.find(objectId);
+        if (object == null) {
+            squelch |= window.isOlderThanCache(objectId);
+            return null;
+        }
+        object.lastActivityNanos = now;
+        if ((flags & NormWire.REPAIR_INFO) != 0) {
+            applied |= repairInfo(object);
+        }
+        return object;
+    }
+
+    /**
+     * SEGMENT requests: source symbols are repaired as asked; parity ESIs count erasures of the block, answered
+     * with that many parity symbols once the request moves on to another block (or ends).
+     */
+    private void requestSegments(FeedbackFlyweight nack, int flags, int objectId, long blockNumber, int symbol,
+                                 int lastSymbol, long now) {
+        TxObject object = requested(objectId, flags, now);
+        if (object == null) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("NACK from {} for object {} not in cache [{}, +{})",
+                        Integer.toUnsignedString(nack.sourceId()), objectId, window.oldestId(), window.count());
+            }
+            return;
+        }
+        if (blockNumber >= object.blockCount()) {
+            return;
+        }
+        int block = (int) blockNumber;
+        if (object != erasureObject || block != erasureBlock) {
+            requestErasures();
+            erasures = 0;
+            erasureObject = object;
+            erasureBlock = block;
+        }
+        int k = object.partition.blockLength(block);
+        int limit = Math.min(lastSymbol, k + config.parity() - 1);
+        for (int s = symbol; s <= limit; s++) {
+            if (s < k || config.parity() == 0) {
+                if (s < k) {
+                    applied |= repairSymbol(object, block, s);
+                }
+            } else {
+                erasures++;
+            }
+        }
+    }
+
+    /** The parity erasures counted for the last block a SEGMENT request named. */
+    private void requestErasures() {
+        if (erasureObject != null && erasures > 0) {
+            applied |= repairParity(erasureObject, erasureBlock, erasures);
+        }
+    }
+
+    private void requestBlocks(int flags, int objectId, long blockNumber, long lastBlockNumber, long now) {
+        TxObject object = requested(objectId, flags, now);
+        if (object == null) {
+            return;
+        }
+        long lastB = Math.min(lastBlockNumber, object.blockCount() - 1L);
+        for (long b = blockNumber; b <= lastB; b++) {
+            applied |= repairBlock(object, (int) b);
+        }
+    }
+
+    /** OBJECT and INFO requests over a range of object ids. */
+    private void requestObjects(int flags, int objectId, int lastObjectId, long now) {
+        int count = ((lastObjectId - objectId) & 0xFFFF) + 1;
+        if (count > window.count() + 1024) {
+            return;     // nonsense range
+        }
+        for (int i = 0; i < count; i++) {
+            TxObject object = requested((objectId + i) & 0xFFFF, flags, now);
+            if (object != null && (flags & NormWire.REPAIR_OBJECT) != 0) {
+                for (int b = 0; b < object.blockCount(); b++) {
+                    applied |= repairBlock(object, b);
+                }
+            }
+        }
+    }
+
+    /** True when the (object, block) lies at or after the current transmit position (repairs during hold-off). */
+    private boolean aheadOfTransmitPosition(TxObject object, int block) {
+        TxObject current = window.firstPending();
+        if (current == null) {
+            return false;
+        }
+        int objectDelta = (object.objectId - current.objectId) & 0xFFFF;
+        if (objectDelta != 0) {
+            return objectDelta < 0x8000;
+        }
+        int currentBlock = current.firstPendingBlock();
+        return currentBlock >= 0 && block > currentBlock;
+    }
+
+    private boolean repairSymbol(TxObject object, int block, int symbol) {
+        if (holdoff) {
+            if (aheadOfTransmitPosition(object, block) && object.pending.set(block, symbol)) {
+                activate(object, block);
+                return true;
+            }
+            return false;
+        }
+        if (object.repair.set(block, symbol)) {
+            markRepair(object);
+            return true;
+        }
+        return false;
+    }
+
+    private boolean repairBlock(TxObject object, int block) {
+        int k = object.partition.blockLength(block);
+        boolean any = false;
+        for (int s = 0; s < k; s++) {
+            any |= repairSymbol(object, block, s);
+        }
+        return any;
+    }
+
+    private boolean repairInfo(TxObject object) {
+        if (object.info == null) {
+            return false;
+        }
+        if (holdoff) {
+            return false;
+        }
+        if (!object.infoRepair) {
+            object.infoRepair = true;
+            markRepair(object);
+            return true;
+        }
+        return false;
+    }
+
+    /** A receiver is missing {@code erasures} symbols of a block: send that many fresh parity symbols. */
+    private boolean repairParity(TxObject object, int block, int erasures) {
+        if (holdoff) {
+            if (!aheadOfTransmitPosition(object, block)) {
+                return false;
+            }
+            return scheduleParity(object, block, erasures);
+        }
+        if (erasures > object.parityRepair[block]) {
+            object.parityRepair[block] = erasures;
+            markRepair(object);
+            return true;
+        }
+        return false;
+    }
+
+    /** Marks fresh parity (or, when it ran out, source symbols again) pending for transmission. */
+    private boolean scheduleParity(TxObject object, int block, int erasures) {
+        int k = object.partition.blockLength(block);
+        int parity = config.parity();
+        int fresh = parity - object.nextFreshParity[block];
+        boolean any = false;
+        int count = Math.min(erasures, fresh);
+        for (int i = 0; i < count; i++) {
+            any |= object.pending.set(block, k + object.nextFreshParity[block]++);
+        }
+        if (erasures > fresh) {
+            // Fresh parity exhausted: resend all parity (different receivers lack different ones).
+            for (int i = 0; i < parity; i++) {
+                any |= object.pending.set(block, k + i);
+            }
+        }
+        if (any) {
+            activate(object, block);
+        }
+        return any;
+    }
+
+    private void markRepair(TxObject object) {
+        object.hasRepairs = true;
+        window.markRepair(object.objectId);
+    }
+
+    private void activate(TxObject object, int block) {
+        object.markBlockPending(block);
+        window.markPending(object.objectId);
+        ctx.wakeTransmitter();
+    }
+
+    private void onRepairTimer() {
+        if (holdoff) {
+            holdoff = false;
+            return;
+        }
+        // Aggregation ended: everything requested becomes pending, then hold off new cycles for one GRTT.
+        for (int i = 0; i < window.count(); i++) {
+            TxObject object = window.at(i);
+            int id = object.objectId;
+            if (!window.hasRepair(id)) {
+                continue;
+            }
+            window.clearRepair(id);
+            object.hasRepairs = false;
+            if (object.infoRepair) {
+                object.infoRepair = false;
+                object.infoPending = true;
+                window.markPending(id);
+            }
+            int blocks = object.blockCount();
+            int limit = config.blockSize() + config.parity();
+            for (int b = 0; b < blocks; b++) {
+                boolean any = false;
+                for (int s = object.repair.nextSet(b, 0, limit); s >= 0; s = object.repair.nextSet(b, s + 1, limit)) {
+                    object.pending.set(b, s);
+                    any = true;
+                }
+                if (any) {
+                    object.repair.clearBlock(b);
+                    activate(object, b);
+                }
+                if (object.parityRepair[b] > 0) {
+                    scheduleParity(object, b, object.parityRepair[b]);
+                    object.parityRepair[b] = 0;
+                }
+            }
+        }
+        holdoff = true;
+        if (LOG.isDebugEnabled()) {
+            TxObject first = window.firstPending();
+            LOG.debug("repairs activated; first pending object {}, grtt {} ms", first == null ? -1 : first.objectId,
+                    grtt.advertised() * 1e3);
+        }
+        ctx.timers().schedule(repairTimer, ctx.nanoTime() + grtt.advertisedNanos());
+        ctx.wakeTransmitter();
+    }
+}
