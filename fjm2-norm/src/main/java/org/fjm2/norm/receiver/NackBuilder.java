@@ -1,0 +1,316 @@
+package org.fjm2.norm.receiver;
+
+import io.netty.buffer.ByteBuf;
+import org.fjm2.norm.codec.FeedbackFlyweight;
+import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.codec.RepairRequestWriter;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.NormContext;
+import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.session.RemoteSenderInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds and sends one repair cycle's NACKs to a remote sender: everything missing from the release point up to
+ * the sender's transmit position, as OBJECT requests for objects never heard, BLOCK requests for blocks never
+ * heard, and SEGMENT requests for the rest — parity ESIs as many as erasures remain where parity can repair them.
+ * Requests go in ITEMS (runs of one or two) or RANGES, over up to {@link #MAX_NACKS_PER_CYCLE} datagrams of one
+ * segment each. A NACK is sent only when it asks for something other receivers have not asked for already
+ * ({@link OverheardRequests}). Owned by the session's event loop.
+ */
+final class NackBuilder {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NackBuilder.class);
+
+    /** NACK datagrams sent per repair cycle at most (each carries up to one segment of repair requests). */
+    static final int MAX_NACKS_PER_CYCLE = 8;
+    /** Smallest NACK payload budget when the sender's segment size is not known yet. */
+    static final int MIN_NACK_PAYLOAD = 512;
+
+    private final NormContext ctx;
+    private final NormConfig config;
+    private final RemoteSenderInfo sender;
+    private final RxWindow window;
+    private final TransmitPosition position;
+    private final ObjectAssembler assembler;
+    private final OverheardRequests overheard;
+    private final ReceiverFeedback feedback;
+    private final RepairRequestWriter writer = new RepairRequestWriter();
+    private boolean nackHasUncovered;
+    private ByteBuf nackPacket;
+    private int nacksThisCycle;
+
+    NackBuilder(NormContext ctx, RemoteSenderInfo sender, RxWindow window, TransmitPosition position,
+                ObjectAssembler assembler, OverheardRequests overheard, ReceiverFeedback feedback) {
+        this.ctx = ctx;
+        this.config = ctx.config();
+        this.sender = sender;
+        this.window = window;
+        this.position = position;
+        this.assembler = assembler;
+        this.overheard = overheard;
+        this.feedback = feedback;
+    }
+
+    /** Builds and sends this cycle's NACK(s); false when there was nothing to ask that others had not asked. */
+    boolean sendNacks() {
+        if (!position.isKnown()) {
+            return false;
+        }
+        int nextReleaseId = window.nextReleaseId();
+        int count = ((position.objectId() - nextReleaseId) & 0xFFFF) + 1;
+        if (count >= 0x8000) {
+            return false;
+        }
+        nacksThisCycle = 0;
+        nackHasUncovered = false;
+        beginNack();
+        int missingRunStart = -1;
+        int missingRunLength = 0;
+        for (int i = 0; i < count && nacksThisCycle < MAX_NACKS_PER_CYCLE; i++) {
+            int id = (nextReleaseId + i) & 0xFFFF;
+            RxObject o = window.slot(id);
+            if (o == null) {
+                if (missingRunLength == 0) {
+                    missingRunStart = id;
+                }
+                missingRunLength++;
+                if (!overheard.isMissingRequested(id)) {
+                    nackHasUncovered = true;
+                }
+                continue;
+            }
+            if (missingRunLength > 0) {
+                appendMissingObjects(missingRunStart, missingRunLength);
+                missingRunLength = 0;
+            }
+            if (!o.complete) {
+                appendObjectRequests(o, id == position.objectId());
+            }
+        }
+        if (missingRunLength > 0) {
+            appendMissingObjects(missingRunStart, missingRunLength);
+        }
+        return finishNack(true);
+    }
+
+    private int nackPayloadBudget() {
+        return Math.max(assembler.lastSegmentSize(), MIN_NACK_PAYLOAD);
+    }
+
+    private void beginNack() {
+        int fecId = position.fecId();
+        int m = position.fieldSizeFor(fecId);
+        nackPacket = ctx.output().allocate(FeedbackFlyweight.HEADER_LENGTH + 16 + nackPayloadBudget());
+        writer.reset(nackPacket, nackPacket.writerIndex() + FeedbackFlyweight.HEADER_LENGTH, nackPayloadBudget(),
+                fecId, m);
+    }
+
+    /** Sends the NACK being built (if it has content not covered by others); returns whether one was sent. */
+    private boolean finishNack(boolean last) {
+        writer.close();
+        boolean sent = false;
+        if (!writer.isEmpty() && nackHasUncovered) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: NACK #{} with {} bytes of requests (release point {}, position {}/{}/{})", sender,
+                        nacksThisCycle, writer.length(), window.nextReleaseId(), position.objectId(),
+                        position.block(), position.symbol());
+            }
+            feedback.sendNack(nackPacket, writer.length());
+            ctx.counters().increment(Counter.NACKS_SENT);
+            nacksThisCycle++;
+            sent = true;
+        } else {
+            nackPacket.release();
+        }
+        nackPacket = null;
+        if (!last) {
+            beginNack();
+        }
+        return sent;
+    }
+
+    /** Rolls over to a fresh NACK datagram when the current one is full. */
+    private boolean roomFor(int form, int items) {
+        if (writer.remainingItems() >= items + (form == NormWire.FORM_RANGES ? 1 : 0)) {
+            return true;
+        }
+        if (nacksThisCycle + 1 >= MAX_NACKS_PER_CYCLE) {
+            return false;
+        }
+        boolean uncovered = nackHasUncovered;
+        finishNack(false);
+        nackHasUncovered = uncovered;
+        return true;
+    }
+
+    private void appendMissingObjects(int firstId, int length) {
+        int b = config.blockSize();
+        if (length <= 2) {
+            if (!roomFor(NormWire.FORM_ITEMS, length) || !writer.open(NormWire.FORM_ITEMS, NormWire.REPAIR_OBJECT)) {
+                return;
+            }
+            for (int i = 0; i < length; i++) {
+                writer.item((firstId + i) & 0xFFFF, 0, 0, b);
+            }
+        } else {
+            if (!roomFor(NormWire.FORM_RANGES, 2) || !writer.open(NormWire.FORM_RANGES, NormWire.REPAIR_OBJECT)) {
+                return;
+            }
+            writer.range(firstId, 0, 0, (firstId + length - 1) & 0xFFFF, 0, 0, b);
+        }
+        writer.close();
+    }
+
+    /** Appends the repair requests for what is missing of one known object. */
+    private void appendObjectRequests(RxObject o, boolean current) {
+        if (!o.described) {
+            // Heard it without FTI: ask for everything.
+            if (!o.heardByOthers) {
+                nackHasUncovered = true;
+            }
+            if (roomFor(NormWire.FORM_ITEMS, 1) && writer.open(NormWire.FORM_ITEMS, NormWire.REPAIR_OBJECT)) {
+                writer.item(o.objectId, 0, 0, config.blockSize());
+                writer.close();
+            }
+            return;
+        }
+        int infoFlag = o.infoMissing() ? NormWire.REPAIR_INFO : 0;
+        if (infoFlag != 0 && !o.infoRequestedByOthers) {
+            nackHasUncovered = true;
+        }
+        long posBlock = position.block();
+        long lastBlock = current ? Math.min(posBlock, o.partition.finalBlock()) : o.partition.finalBlock();
+        boolean anyBlockRequest = false;
+        // Blocks never heard at all (and fully sent): BLOCK requests, grouped in runs.
+        int runStart = -1;
+        for (int b = 0; b <= lastBlock + 1; b++) {
+            boolean wholeBlockMissing = b <= lastBlock && !o.isBlockComplete(b) && o.received.isBlockEmpty(b)
+                    && !(current && b == posBlock);
+            if (wholeBlockMissing) {
+                if (runStart < 0) {
+                    runStart = b;
+                }
+                if (!o.isBlockRequestedByOthers(b)) {
+                    nackHasUncovered = true;
+                }
+                continue;
+            }
+            if (runStart >= 0) {
+                appendBlockRun(o, runStart, b - 1, infoFlag);
+                anyBlockRequest = true;
+                runStart = -1;
+            }
+            if (b <= lastBlock && !o.isBlockComplete(b)) {
+                anyBlockRequest |= appendSegmentRequests(o, b, current && b == posBlock, infoFlag);
+            }
+        }
+        if (infoFlag != 0 && !anyBlockRequest) {
+            if (roomFor(NormWire.FORM_ITEMS, 1) && writer.open(NormWire.FORM_ITEMS, NormWire.REPAIR_INFO)) {
+                writer.item(o.objectId, 0, 0, o.partition.blockLength(0));
+                writer.close();
+            }
+        }
+    }
+
+    private void appendBlockRun(RxObject o, int first, int last, int infoFlag) {
+        int k = o.partition.blockLength(first);
+        if (first == last) {
+            if (roomFor(NormWire.FORM_ITEMS, 1) && writer.open(NormWire.FORM_ITEMS, NormWire.REPAIR_BLOCK | infoFlag)) {
+                writer.item(o.objectId, first, 0, k);
+            }
+        } else if (roomFor(NormWire.FORM_RANGES, 2)
+                && writer.open(NormWire.FORM_RANGES, NormWire.REPAIR_BLOCK | infoFlag)) {
+            writer.range(o.objectId, first, 0, o.objectId, last, 0, k);
+        }
+        writer.close();
+    }
+
+    /**
+     * SEGMENT requests for a partly received block. With parity, once the block has been sent whole, ask for as
+     * many parity symbols as erasures remain (ESIs from k upward that have not arrived; the sender answers a count
+     * of parity ESIs with fresh parity, NRL-style): one parity symbol repairs a different loss at each receiver.
+     * When the parity range cannot cover the erasures, ask for the remaining source symbols explicitly.
+     */
+    private boolean appendSegmentRequests(RxObject o, int b, boolean currentBlock, int infoFlag) {
+        int k = o.partition.blockLength(b);
+        int parity = o.parityPerBlock;
+        int posSymbol = position.symbol();
+        boolean blockSent = !currentBlock || posSymbol >= k - 1;
+        int limit = blockSent ? k : Math.min(posSymbol, k);
+        int erasures = k - o.received.count(b, o.symbolLimit);
+        if (erasures <= 0) {
+            return false;
+        }
+        boolean parityRepair = assembler.canDecode(o) && parity > 0;
+        if (parityRepair && !blockSent) {
+            // The sender is still sending this block, parity may follow: ask once it has moved past the block (as
+            // NRL NORM receivers do), when parity can repair it, rather than for source symbols now.
+            return false;
+        }
+        boolean useParity = blockSent && parityRepair;
+        if (!useParity) {
+            return appendSymbolRuns(o, b, 0, limit, k, infoFlag, Integer.MAX_VALUE);
+        }
+        int parityEnd = Math.min(k + parity, o.symbolLimit);
+        int unreceivedParity = (parityEnd - k) - o.received.count(b, parityEnd) + o.received.count(b, k);
+        if (unreceivedParity >= erasures) {
+            return appendSymbolRuns(o, b, k, parityEnd, k, infoFlag, erasures);
+        }
+        boolean any = appendSymbolRuns(o, b, k, parityEnd, k, infoFlag, unreceivedParity);
+        // the rest explicitly: the last missing source symbols
+        int explicit = erasures - unreceivedParity;
+        int skip = Math.max(0, (k - o.received.count(b, k)) - explicit);
+        int s = -1;
+        for (int i = 0; i <= skip; i++) {
+            s = o.received.nextClear(b, s + 1, limit);
+            if (s < 0) {
+                return any;
+            }
+        }
+        return any | appendSymbolRuns(o, b, s, limit, k, infoFlag, explicit);
+    }
+
+    /**
+     * Appends up to {@code max} not-received symbols of [from, to) as ITEMS (runs of 1-2) and RANGES (longer runs).
+     */
+    private boolean appendSymbolRuns(RxObject o, int b, int from, int to, int k, int infoFlag, int max) {
+        boolean any = false;
+        int left = max;
+        int s = o.received.nextClear(b, from, to);
+        while (s >= 0 && left > 0) {
+            int end = s;
+            while (end + 1 < to && end - s + 1 < left && !o.received.get(b, end + 1)) {
+                end++;
+            }
+            for (int x = s; x <= end; x++) {
+                if (!o.requestedByOthers.get(b, x)) {
+                    nackHasUncovered = true;
+                }
+            }
+            int run = end - s + 1;
+            if (run <= 2) {
+                if (!roomFor(NormWire.FORM_ITEMS, run)
+                        || !writer.open(NormWire.FORM_ITEMS, NormWire.REPAIR_SEGMENT | infoFlag)) {
+                    return any;
+                }
+                writer.item(o.objectId, b, s, k);
+                if (run == 2) {
+                    writer.item(o.objectId, b, end, k);
+                }
+            } else {
+                if (!roomFor(NormWire.FORM_RANGES, 2)
+                        || !writer.open(NormWire.FORM_RANGES, NormWire.REPAIR_SEGMENT | infoFlag)) {
+                    return any;
+                }
+                writer.range(o.objectId, b, s, o.objectId, b, end, k);
+            }
+            writer.close();
+            any = true;
+            left -= run;
+            s = end + 1 < to ? o.received.nextClear(b, end + 1, to) : -1;
+        }
+        return any;
+    }
+}

@@ -1,0 +1,102 @@
+package org.fjm2.norm.receiver;
+
+import io.netty.buffer.ByteBuf;
+import org.fjm2.norm.codec.FeedbackFlyweight;
+import org.fjm2.norm.codec.HeaderExtensions;
+import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.codec.Quantizer;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.NormContext;
+import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.session.RemoteSenderInfo;
+
+/**
+ * This receiver's feedback to one remote sender: writes the NORM_NACK / NORM_ACK header — echoing the sender's
+ * latest NORM_CMD(CC) send time plus how long we held it (grtt_response), so the sender measures its round-trip
+ * time — builds the CC and FLUSH acknowledgements, and sends feedback to the group, or to the sender's address
+ * when NACKs go unicast. Owned by the session's event loop.
+ */
+final class ReceiverFeedback {
+
+    private final NormContext ctx;
+    private final NormConfig config;
+    private final RemoteSenderInfo sender;
+    private final FeedbackFlyweight feedback = new FeedbackFlyweight();
+
+    // GRTT echo: the latest NORM_CMD(CC) send time and when we heard it.
+    private long ccSendMicros;
+    private long ccRecvMicros;
+    private int ccSequence;
+
+    ReceiverFeedback(NormContext ctx, RemoteSenderInfo sender) {
+        this.ctx = ctx;
+        this.config = ctx.config();
+        this.sender = sender;
+    }
+
+    /** A NORM_CMD(CC) probe arrived: its send time is echoed in our next feedback. */
+    void onProbe(long sendSeconds, long sendMicros, int sequence) {
+        ccSendMicros = sendSeconds * 1_000_000L + sendMicros;
+        ccRecvMicros = ctx.micros();
+        ccSequence = sequence;
+    }
+
+    /** grtt_response: the last CC send time plus how long we held it, in the sender's microseconds. */
+    private long grttResponse() {
+        if (ccSendMicros == 0) {
+            return 0;
+        }
+        return ccSendMicros + (ctx.micros() - ccRecvMicros);
+    }
+
+    /** Wraps {@code length} bytes of the packet and writes the feedback header (with grtt_response) into them. */
+    private void writeHeader(ByteBuf packet, int length, int type, int ackType, int headerLength) {
+        feedback.wrap(packet, packet.writerIndex(), length);
+        long response = grttResponse();
+        feedback.writeFeedbackHeader(type, ctx.nextSequence(), ctx.nodeId(), sender.nodeId(), sender.instanceId(),
+                ackType, 0, response / 1_000_000L, response % 1_000_000L);
+        feedback.headerLength(headerLength);
+    }
+
+    /**
+     * Sends a NORM_NACK whose repair requests ({@code requestsLength} bytes) were written after the header room
+     * at the packet's writer index.
+     */
+    void sendNack(ByteBuf packet, int requestsLength) {
+        int length = FeedbackFlyweight.HEADER_LENGTH + requestsLength;
+        writeHeader(packet, length, NormWire.TYPE_NACK, 0, FeedbackFlyweight.HEADER_LENGTH);
+        packet.writerIndex(packet.writerIndex() + length);
+        send(packet);
+    }
+
+    /** NORM_ACK(CC): answers a probe that asked for feedback, with our view of the GRTT. */
+    void sendCcAck(double grttSeconds) {
+        int header = FeedbackFlyweight.HEADER_LENGTH + HeaderExtensions.CC_FEEDBACK_LENGTH;
+        ByteBuf packet = ctx.output().allocate(header);
+        writeHeader(packet, header, NormWire.TYPE_ACK, NormWire.ACK_CC, header);
+        HeaderExtensions.writeCcFeedback(packet, packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH, ccSequence,
+                NormWire.CC_FLAG_RTT, Quantizer.quantizeRtt(grttSeconds), 0, Quantizer.quantizeRate(0));
+        packet.writerIndex(packet.writerIndex() + header);
+        send(packet);
+        ctx.counters().increment(Counter.ACKS_SENT);
+    }
+
+    /** NORM_ACK(FLUSH): everything up to the watermark (object, block, symbol) arrived. */
+    void sendAckFlush(int fecId, int m, int objectId, long block, int symbol, int blockLength) {
+        ByteBuf packet = ctx.output().allocate(FeedbackFlyweight.HEADER_LENGTH + 16);
+        writeHeader(packet, packet.capacity(), NormWire.TYPE_ACK, NormWire.ACK_FLUSH, FeedbackFlyweight.HEADER_LENGTH);
+        int payload = FeedbackFlyweight.writeAckFlushPayload(packet,
+                packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH, fecId, m, objectId, block, symbol, blockLength);
+        packet.writerIndex(packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH + payload);
+        send(packet);
+        ctx.counters().increment(Counter.ACKS_SENT);
+    }
+
+    private void send(ByteBuf packet) {
+        if (config.unicastNacks() && sender.address() != null) {
+            ctx.output().sendTo(packet, sender.address());
+        } else {
+            ctx.output().sendToGroup(packet);
+        }
+    }
+}
