@@ -14,6 +14,8 @@ import io.netty.buffer.ByteBuf;
  * }
  * if (reader.malformed()) { count and drop }
  * </pre>
+ * {@link #nextEntry} instead of {@link #nextItem} reads a whole range at once: its start in {@link #objectId()}
+ * and friends, its end in {@link #lastObjectId()} and friends (the same item for ITEMS and ERASURES).
  * A request whose length is not a whole number of items (of pairs, for RANGES), or that runs past the end, or
  * whose items carry another fec_id, marks the whole payload malformed and stops the walk.
  */
@@ -39,6 +41,10 @@ public final class RepairRequestReader {
     private long blockNumber;
     private int symbolId;
     private int blockLength;
+
+    private int lastObjectId;
+    private long lastBlockNumber;
+    private int lastSymbolId;
 
     public static int itemLength(int fecId) {
         return 4 + NormWire.fecPayloadIdLength(fecId);
@@ -101,6 +107,37 @@ public final class RepairRequestReader {
         return true;
     }
 
+    /**
+     * Reads the next entry of the current request: one item, or for RANGES both items of a range. False at the end
+     * (a range without its end item ends the request too).
+     */
+    public boolean nextEntry() {
+        if (!nextItem()) {
+            return false;
+        }
+        if (form != NormWire.FORM_RANGES) {
+            lastObjectId = objectId;
+            lastBlockNumber = blockNumber;
+            lastSymbolId = symbolId;
+            return true;
+        }
+        int firstObjectId = objectId;
+        long firstBlockNumber = blockNumber;
+        int firstSymbolId = symbolId;
+        int firstBlockLength = blockLength;
+        if (!nextItem()) {
+            return false;
+        }
+        lastObjectId = objectId;
+        lastBlockNumber = blockNumber;
+        lastSymbolId = symbolId;
+        objectId = firstObjectId;
+        blockNumber = firstBlockNumber;
+        symbolId = firstSymbolId;
+        blockLength = firstBlockLength;
+        return true;
+    }
+
     public boolean malformed() {
         return malformed;
     }
@@ -127,6 +164,21 @@ public final class RepairRequestReader {
 
     public int symbolId() {
         return symbolId;
+    }
+
+    /** Object id of the entry's end (after {@link #nextEntry}). */
+    public int lastObjectId() {
+        return lastObjectId;
+    }
+
+    /** Source block number of the entry's end (after {@link #nextEntry}). */
+    public long lastBlockNumber() {
+        return lastBlockNumber;
+    }
+
+    /** Encoding symbol id of the entry's end (after {@link #nextEntry}). */
+    public int lastSymbolId() {
+        return lastSymbolId;
     }
 
     /** Block length from the item (fec_id 129), else -1; for ERASURES items this field holds the erasure count. */

@@ -33,24 +33,10 @@ final class OverheardRequests {
         int start = nack.payloadIndex();
         reader.reset(nack.buffer(), start, start + nack.payloadLength(), fecId, position.fieldSizeFor(fecId));
         while (reader.nextRequest()) {
-            int form = reader.form();
             int flags = reader.flags();
-            while (reader.nextItem()) {
-                int objectId = reader.objectId();
-                long block = reader.blockNumber();
-                int symbol = reader.symbolId();
-                int lastObjectId = objectId;
-                long lastBlock = block;
-                int lastSymbol = symbol;
-                if (form == NormWire.FORM_RANGES) {
-                    if (!reader.nextItem()) {
-                        break;
-                    }
-                    lastObjectId = reader.objectId();
-                    lastBlock = reader.blockNumber();
-                    lastSymbol = reader.symbolId();
-                }
-                markHeard(flags, objectId, block, symbol, lastObjectId, lastBlock, lastSymbol);
+            while (reader.nextEntry()) {
+                markHeard(flags, reader.objectId(), reader.blockNumber(), reader.symbolId(), reader.lastObjectId(),
+                        reader.lastBlockNumber(), reader.lastSymbolId());
             }
         }
     }

@@ -59,33 +59,19 @@ final class RepairScheduler {
                 SenderPackets.FEC_M);
         squelch = false;
         applied = false;
-        while (requestReader.nextRequest()) {
-            int form = requestReader.form();
-            int flags = requestReader.flags();
+        RepairRequestReader r = requestReader;
+        while (r.nextRequest()) {
+            int flags = r.flags();
             erasureObject = null;
             erasureBlock = -1;
             erasures = 0;
-            while (requestReader.nextItem()) {
-                int objectId = requestReader.objectId();
-                long blockNumber = requestReader.blockNumber();
-                int symbol = requestReader.symbolId();
-                int lastObjectId = objectId;
-                long lastBlockNumber = blockNumber;
-                int lastSymbol = symbol;
-                if (form == NormWire.FORM_RANGES) {
-                    if (!requestReader.nextItem()) {
-                        break;
-                    }
-                    lastObjectId = requestReader.objectId();
-                    lastBlockNumber = requestReader.blockNumber();
-                    lastSymbol = requestReader.symbolId();
-                }
+            while (r.nextEntry()) {
                 if ((flags & NormWire.REPAIR_SEGMENT) != 0) {
-                    requestSegments(nack, flags, objectId, blockNumber, symbol, lastSymbol, now);
+                    requestSegments(nack, flags, r.objectId(), r.blockNumber(), r.symbolId(), r.lastSymbolId(), now);
                 } else if ((flags & NormWire.REPAIR_BLOCK) != 0) {
-                    requestBlocks(flags, objectId, blockNumber, lastBlockNumber, now);
+                    requestBlocks(flags, r.objectId(), r.blockNumber(), r.lastBlockNumber(), now);
                 } else if ((flags & (NormWire.REPAIR_OBJECT | NormWire.REPAIR_INFO)) != 0) {
-                    requestObjects(flags, objectId, lastObjectId, now);
+                    requestObjects(flags, r.objectId(), r.lastObjectId(), now);
                 }
             }
             requestErasures();

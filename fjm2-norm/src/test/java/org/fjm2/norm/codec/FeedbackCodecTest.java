@@ -64,6 +64,35 @@ class FeedbackCodecTest {
     }
 
     @Test
+    void entriesReadItemsAsThemselvesAndRangesWhole() {
+        ByteBuf buf = Unpooled.buffer(512);
+        writer.reset(buf, 0, 400, NormWire.FEC_RS8, 8);
+        assertThat(writer.open(NormWire.FORM_ITEMS, NormWire.REPAIR_SEGMENT)).isTrue();
+        writer.item(7, 3, 1, 64);
+        assertThat(writer.open(NormWire.FORM_RANGES, NormWire.REPAIR_SEGMENT)).isTrue();
+        writer.range(8, 2, 4, 8, 2, 11, 64);
+        writer.range(9, 0, 0, 12, 5, 6, 64);
+        writer.close();
+
+        reader.reset(buf, 0, writer.length(), NormWire.FEC_RS8, 8);
+        assertThat(reader.nextRequest()).isTrue();
+        assertNextEntry(7, 3, 1, 7, 3, 1);
+        assertThat(reader.nextEntry()).isFalse();
+        assertThat(reader.nextRequest()).isTrue();
+        assertNextEntry(8, 2, 4, 8, 2, 11);
+        assertNextEntry(9, 0, 0, 12, 5, 6);
+        assertThat(reader.nextEntry()).isFalse();
+        assertThat(reader.nextRequest()).isFalse();
+        assertThat(reader.malformed()).isFalse();
+    }
+
+    private void assertNextEntry(long... expectedFirstThenLast) {
+        assertThat(reader.nextEntry()).isTrue();
+        assertThat(new long[] {reader.objectId(), reader.blockNumber(), reader.symbolId(), reader.lastObjectId(),
+                reader.lastBlockNumber(), reader.lastSymbolId()}).containsExactly(expectedFirstThenLast);
+    }
+
+    @Test
     void writerRespectsItsBudget() {
         ByteBuf buf = Unpooled.buffer(256);
         writer.reset(buf, 0, 4 + 8 * 3, NormWire.FEC_RS8, 8);
