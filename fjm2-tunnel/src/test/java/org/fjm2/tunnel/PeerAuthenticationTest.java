@@ -76,6 +76,8 @@ class PeerAuthenticationTest {
         try (DatagramSocket attacker = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
              TunnelDaemon b = LoopbackLans.tunnel(lanB, "victim", null)) {
             b.setStaticPeers(List.of((InetSocketAddress) attacker.getLocalSocketAddress()));
+            // The peer list is applied on the daemon's event loop: wait for it before talking as that peer.
+            awaitCounter(() -> b.peers().size(), 1);
             InetSocketAddress target = LoopbackLans.wanAddress(b);
             FrameCodec codec = new FrameCodec(LoopbackLans.KEY, FrameCodec.tagOf("peer"), false,
                     FrameCodec.initialCounter());
