@@ -37,6 +37,8 @@ public final class NormSender {
 
     private static final Logger LOG = LoggerFactory.getLogger(NormSender.class);
 
+    /** Interval of the FLUSH that keeps naming the newest object while idle and not everyone acknowledged it. */
+    static final long IDLE_ANNOUNCE_NANOS = 1_000_000_000L;
     /** JMS priorities 0..9 map to ten transmit queues; higher is sent first. */
     public static final int PRIORITIES = 10;
     /** SQUELCH repetitions announcing the first object id of a new sender instance. */
@@ -149,6 +151,15 @@ public final class NormSender {
     /** Objects enqueued whose transmission has not started yet. */
     public int pendingObjects() {
         return queues.size();
+    }
+
+    /**
+     * Whether the sender has a backlog: objects wait to be sent, an application thread waits for room, or the
+     * cache is more than half full of unacknowledged data. Producers that batch small messages keep batching while
+     * this holds (so that under load objects grow large instead of numerous). Any thread.
+     */
+    public boolean isBacklogged() {
+        return queues.size() > 0 || admission.isBacklogged();
     }
 
     /** Ticket the next enqueued object will get. */
@@ -413,7 +424,7 @@ public final class NormSender {
                 ctx.wakeTransmitter();
                 scheduleFlush(now);
             } else {
-                acks.expireRound();
+                acks.expireRound(ctx.nanoTime(), config.maxHold().toNanos());
                 reportUserRound();
                 ctx.wakeTransmitter();      // room may be needed: the next round starts from the transmit loop
             }
@@ -427,7 +438,17 @@ public final class NormSender {
             flushDue = true;
             ctx.wakeTransmitter();
             scheduleFlush(now);
+        } else if (newestUnacknowledged()) {
+            // The end-of-transmission flushes may all have fallen into an outage: keep naming the newest object,
+            // slowly, until every receiver we know has it, or receivers would never learn it exists.
+            flushDue = true;
+            ctx.wakeTransmitter();
+            ctx.timers().schedule(flushTimer, now + IDLE_ANNOUNCE_NANOS);
         }
+    }
+
+    private boolean newestUnacknowledged() {
+        return window.count() > 0 && !(acks.hasReceivers() && acks.acknowledged(window.newestId()));
     }
 
     private void reportUserRound() {
@@ -455,7 +476,7 @@ public final class NormSender {
         if (nack.instanceId() != instanceId) {
             return;
         }
-        acks.heardFrom(nack.sourceId());
+        acks.heardFrom(nack.sourceId(), ctx.nanoTime());
         updateRtt(nack);
         if (repairs.onNack(nack)) {
             squelchDue = true;
@@ -474,13 +495,13 @@ public final class NormSender {
             if (ack.ackFlushFecId() != SenderPackets.FEC_ID) {
                 return;
             }
-            boolean ended = acks.onAck(ack.sourceId(), ack.ackFlushObjectId());
+            boolean ended = acks.onAck(ack.sourceId(), ack.ackFlushObjectId(), ctx.nanoTime());
             reportUserRound();
             if (ended) {
                 ctx.wakeTransmitter();
             }
         } else {
-            acks.heardFrom(ack.sourceId());
+            acks.heardFrom(ack.sourceId(), ctx.nanoTime());
         }
     }
 
