@@ -41,6 +41,9 @@ final class Inbound implements ObjectListener {
     private final IntObjectHashMap<SenderState> senders = new IntObjectHashMap<>();
     private final List<Fjm2MessageConsumer> scratch = new ArrayList<>();
     private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+    /** A squelch can cost hundreds of objects at once: one line a second, with the objects since the last line. */
+    private final LogLimiter lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+    private long objectsLostSinceLine;
 
     Inbound(SubscriptionTable subscriptions, ConnectionCounters counters, MessageDecoder decoder, Owner owner) {
         this.subscriptions = subscriptions;
@@ -194,8 +197,13 @@ final class Inbound implements ObjectListener {
             state.pendingLostObjects += objectCount;
             state.lossReason = reason;
         }
-        LOG.warn("{} object(s) from node {} lost for good: {}", objectCount, Integer.toUnsignedString(senderNodeId),
-                reason);
+        objectsLostSinceLine += objectCount;
+        if (lossLog.allow()) {
+            LOG.warn("{} object(s) lost for good (last from node {}: {}); the messages are counted and reported "
+                    + "per producer", objectsLostSinceLine, Integer.toUnsignedString(senderNodeId), reason);
+            objectsLostSinceLine = 0;
+            lossLog.takeSuppressed();
+        }
     }
 
     @Override

@@ -76,6 +76,11 @@ final class CacheEviction {
                 LOG.warn("object {} evicted {} ms after it was sent, before every receiver acknowledged it",
                         oldest.objectId, maxHold / 1_000_000);
             }
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("evicting object {}: {} receiver(s) tracked, acknowledged={}, {} ms after its first pass",
+                        oldest.objectId, acks.trackedCount(), acks.acknowledged(oldest.objectId),
+                        (now - oldest.firstPassEndNanos) / 1_000_000);
+            }
             purgeOldest();
         }
     }
