@@ -12,7 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The messages waiting for one consumer: one FIFO per JMS priority (higher first, order kept within a
  * priority), bounded by message count and encoded bytes. When full, the {@link OverflowPolicy} picks the
  * message to drop and {@link #offer} returns it so the caller can count and report it: the receive thread never
- * waits for a slow consumer, so one slow consumer cannot stall the others.
+ * waits for a slow consumer, so one slow consumer cannot stall the others. Before that, a queue past half its
+ * bound marks the connection's {@link DeliveryBacklog} until it drains to a quarter, which slows the publishers.
  */
 final class ConsumerQueue {
 
@@ -27,14 +28,17 @@ final class ConsumerQueue {
     private final OverflowPolicy policy;
     private int count;
     private long bytes;
+    private final DeliveryBacklog backlog;
     private boolean paused;
     private boolean closed;
+    private boolean backedUp;
 
-    ConsumerQueue(int maxMessages, long maxBytes, OverflowPolicy policy, boolean paused) {
+    ConsumerQueue(int maxMessages, long maxBytes, OverflowPolicy policy, boolean paused, DeliveryBacklog backlog) {
         this.maxMessages = maxMessages;
         this.maxBytes = maxBytes;
         this.policy = policy;
         this.paused = paused;
+        this.backlog = backlog;
         for (int i = 0; i < PRIORITIES; i++) {
             byPriority[i] = new ArrayDeque<>();
         }
@@ -57,6 +61,7 @@ final class ConsumerQueue {
             byPriority[message.getJMSPriority()].addLast(message);
             count++;
             bytes += message.wireSize();
+            checkHighWater();
             available.signal();
             return dropped;
         } finally {
@@ -89,6 +94,7 @@ final class ConsumerQueue {
                 count++;
                 bytes += m.wireSize();
             }
+            checkHighWater();
             available.signalAll();
         } finally {
             lock.unlock();
@@ -135,10 +141,25 @@ final class ConsumerQueue {
             if (m != null) {
                 count--;
                 bytes -= m.wireSize();
+                checkLowWater();
                 return m;
             }
         }
         return null;
+    }
+
+    private void checkHighWater() {
+        if (!backedUp && (count * 2L >= maxMessages || bytes * 2 >= maxBytes)) {
+            backedUp = true;
+            backlog.enter();
+        }
+    }
+
+    private void checkLowWater() {
+        if (backedUp && count * 4L <= maxMessages && bytes * 4 <= maxBytes) {
+            backedUp = false;
+            backlog.leave();
+        }
     }
 
     void paused(boolean value) {
@@ -179,6 +200,7 @@ final class ConsumerQueue {
             }
             count = 0;
             bytes = 0;
+            checkLowWater();
             available.signalAll();
         } finally {
             lock.unlock();

@@ -63,6 +63,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     private final ConnectionSettings settings;
     private final ObjectTransport transport;
+    private final DeliveryBacklog deliveryBacklog = new DeliveryBacklog();
     private final long epoch;
     private final int instance = INSTANCES.incrementAndGet();
     private final ConnectionCounters counters = new ConnectionCounters();
@@ -109,6 +110,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.outbound = new Outbound(transport, epoch, settings, timer, counters, subscriptions, callbacks);
         MessageDecoder decoder = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic);
         this.inbound = new Inbound(subscriptions, counters, decoder, callbacks);
+        transport.holdAcknowledgementsWhile(deliveryBacklog::isBackedUp);
         transport.start(inbound);
         if (settings.clientId() != null) {
             claimClientId(settings.clientId());
@@ -129,6 +131,11 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     ConnectionSettings settings() {
         return settings;
+    }
+
+    /** Marked by consumers whose queue is backed up; the transport then holds back its acknowledgements. */
+    DeliveryBacklog deliveryBacklog() {
+        return deliveryBacklog;
     }
 
     ConnectionCounters counters() {

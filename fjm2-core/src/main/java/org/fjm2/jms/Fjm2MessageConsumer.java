@@ -40,7 +40,7 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         this.selector = selector;
         this.noLocal = noLocal;
         this.queue = new ConsumerQueue(settings.consumerQueueMessages(), settings.consumerQueueBytes(),
-                settings.overflowPolicy(), paused);
+                settings.overflowPolicy(), paused, session.connection().deliveryBacklog());
         this.delayedLimit = settings.consumerQueueMessages();
     }
 

@@ -3,6 +3,7 @@ package org.fjm2.jms.transport;
 import io.netty.buffer.ByteBuf;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * One reliable multicast session, as a JMS connection needs it: whole objects (byte strings) sent to every
@@ -32,6 +33,14 @@ public interface ObjectTransport extends AutoCloseable {
      * @throws IllegalStateException    when the transport is closed
      */
     boolean send(ByteBuf object, int priority, long timeout, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Receive-side back-pressure: while {@code condition} holds, this node asks senders to wait for it (for NORM:
+     * it answers no watermark acknowledgement request, so senders with ack-based flow control keep their data and
+     * block their publishers once their cache is full). Transports without such feedback ignore it.
+     */
+    default void holdAcknowledgementsWhile(BooleanSupplier condition) {
+    }
 
     /** Objects accepted by {@link #send} that have not started transmission yet. */
     int pendingObjects();

@@ -32,6 +32,9 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private static final Logger LOG = LoggerFactory.getLogger(RemoteSender.class);
 
+    /** How often a held watermark acknowledgement checks again whether the application caught up (at least). */
+    static final long ACK_HOLD_RECHECK_NANOS = 5_000_000L;
+
     private final NormContext ctx;
     private final NormConfig config;
     private final int nodeId;
@@ -390,6 +393,11 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private void sendAckFlush() {
         if (!ackPending || config.silentReceiver()) {
+            return;
+        }
+        if (ctx.acknowledgementsHeld()) {
+            // The application is backed up: answer later (the sender keeps the data and slows down meanwhile).
+            ctx.timers().schedule(ackTimer, ctx.nanoTime() + Math.max(grttNanos(), ACK_HOLD_RECHECK_NANOS));
             return;
         }
         ackPending = false;

@@ -26,6 +26,11 @@ final class CacheEviction {
     private final GrttEstimator grtt;
     private final int backoffFactor;
     private final Timer evictTimer;
+    /** Forced evictions come in runs of hundreds: one line per interval, with the count since the last line. */
+    static final long FORCED_EVICTION_LOG_INTERVAL_NANOS = 1_000_000_000L;
+    private long forcedSinceLine;
+    private long nextForcedLine;
+    private boolean forcedLogged;
 
     CacheEviction(NormContext ctx, TxWindow window, TxQueues queues, TxAdmission admission, Acknowledgements acks,
                   GrttEstimator grtt) {
@@ -73,8 +78,15 @@ final class CacheEviction {
                     return;
                 }
             } else if (acks.hasReceivers() && !acks.acknowledged(oldest.objectId)) {
-                LOG.warn("object {} evicted {} ms after it was sent, before every receiver acknowledged it",
-                        oldest.objectId, maxHold / 1_000_000);
+                forcedSinceLine++;
+                if (!forcedLogged || now - nextForcedLine >= 0) {
+                    forcedLogged = true;
+                    LOG.warn("{} object(s) evicted {} ms after they were sent, before every receiver acknowledged "
+                            + "them (latest: object {}); a receiver is not keeping up", forcedSinceLine,
+                            maxHold / 1_000_000, oldest.objectId);
+                    forcedSinceLine = 0;
+                    nextForcedLine = now + FORCED_EVICTION_LOG_INTERVAL_NANOS;
+                }
             }
             if (LOG.isDebugEnabled()) {
                 LOG.debug("evicting object {}: {} receiver(s) tracked, acknowledged={}, {} ms after its first pass",

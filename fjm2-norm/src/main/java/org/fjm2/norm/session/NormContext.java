@@ -42,4 +42,10 @@ public interface NormContext {
 
     /** Asks the event loop to run the transmit loop again as soon as possible (new data or repairs pending). */
     void wakeTransmitter();
+
+    /**
+     * Whether the application asked receivers to hold back their watermark acknowledgements (NORM_ACK(FLUSH))
+     * because what they already received waits to be consumed: see {@link NormSession#holdAcknowledgementsWhile}.
+     */
+    boolean acknowledgementsHeld();
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBuf;
@@ -43,6 +44,8 @@ public final class NormSession implements NormContext, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NormSession.class);
 
+    private static final BooleanSupplier NEVER = () -> false;
+    private volatile BooleanSupplier acknowledgementHold = NEVER;
     private final NormConfig config;
     private final NormListener listener;
     private final DatagramTransport transport;
@@ -247,6 +250,22 @@ public final class NormSession implements NormContext, AutoCloseable {
         }
         LOG.info("NORM session node {} closed (grtt {} ms): {}", Integer.toUnsignedString(nodeId()),
                 String.format("%.3f", sender.grttSeconds() * 1000), counters);
+    }
+
+    /**
+     * Receive-side back-pressure: while {@code condition} holds (read on the event loop whenever a watermark
+     * acknowledgement is due), this node's receivers answer no NORM_CMD(FLUSH) acknowledgement request. Senders that
+     * track this node (ack-based flow control) then keep their cached objects and, once their cache is full, block
+     * their publishers, for up to their maximum hold time; NACKs and repairs go on as usual. The JMS layer holds
+     * while a consumer's queue is backed up, so that a fast publisher slows down instead of overflowing it.
+     */
+    public void holdAcknowledgementsWhile(BooleanSupplier condition) {
+        this.acknowledgementHold = condition == null ? NEVER : condition;
+    }
+
+    @Override
+    public boolean acknowledgementsHeld() {
+        return acknowledgementHold.getAsBoolean();
     }
 
     public boolean isClosed() {

@@ -3,6 +3,7 @@ package org.fjm2.jms.transport.norm;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import io.netty.buffer.ByteBuf;
 import org.fjm2.jms.transport.ObjectListener;
@@ -107,6 +108,11 @@ final class NormObjectTransport implements ObjectTransport {
         } finally {
             session.close();
         }
+    }
+
+    @Override
+    public void holdAcknowledgementsWhile(BooleanSupplier condition) {
+        session.holdAcknowledgementsWhile(condition);
     }
 
     /** Engine events, on the session's event loop, forwarded to the JMS layer once it started. */
