@@ -22,7 +22,7 @@ import java.util.ServiceLoader;
 record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportFactory,
                           Map<String, String> transportParameters, long batchLingerMicros, int maxBatchBytes,
                           int consumerQueueMessages, long consumerQueueBytes, OverflowPolicy overflowPolicy,
-                          long sendTimeoutMillis, ObjectMessageAllowList allowList, String clientId,
+                          boolean consumerBackPressure, long sendTimeoutMillis, ObjectMessageAllowList allowList, String clientId,
                           int maxRedeliveries, boolean jmx) {
 
     static ConnectionSettings parse(String url) throws JMSException {
@@ -77,6 +77,8 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
                 JmsParameters.CONSUMER_QUEUE_BYTES_DEFAULT, 1, Long.MAX_VALUE);
         OverflowPolicy policy = OverflowPolicy.fromParameter(
                 all.getOrDefault(JmsParameters.CONSUMER_OVERFLOW, JmsParameters.CONSUMER_OVERFLOW_DEFAULT));
+        boolean backPressure = ParameterValues.booleanValue(all, JmsParameters.CONSUMER_BACK_PRESSURE,
+                JmsParameters.CONSUMER_BACK_PRESSURE_DEFAULT);
         long sendTimeout = ParameterValues.longValue(all, JmsParameters.SEND_TIMEOUT_MILLIS,
                 JmsParameters.SEND_TIMEOUT_MILLIS_DEFAULT, 0, Long.MAX_VALUE / 2);
         ObjectMessageAllowList allowList = ObjectMessageAllowList.parse(all.getOrDefault(
@@ -86,7 +88,7 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
                 JmsParameters.MAX_REDELIVERIES_DEFAULT, 0, 1_000_000);
         boolean jmx = ParameterValues.booleanValue(all, JmsParameters.JMX, JmsParameters.JMX_DEFAULT);
         return new ConnectionSettings(url, uri, factory, Collections.unmodifiableMap(transport), linger, maxBatch,
-                queueMessages, queueBytes, policy, sendTimeout, allowList, clientId.isEmpty() ? null : clientId,
+                queueMessages, queueBytes, policy, backPressure, sendTimeout, allowList, clientId.isEmpty() ? null : clientId,
                 redeliveries, jmx);
     }
 

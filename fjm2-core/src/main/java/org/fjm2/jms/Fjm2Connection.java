@@ -110,7 +110,9 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.outbound = new Outbound(transport, epoch, settings, timer, counters, subscriptions, callbacks);
         MessageDecoder decoder = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic);
         this.inbound = new Inbound(subscriptions, counters, decoder, callbacks);
-        transport.holdAcknowledgementsWhile(deliveryBacklog::isBackedUp);
+        if (settings.consumerBackPressure()) {
+            transport.holdAcknowledgementsWhile(deliveryBacklog::isBackedUp);
+        }
         transport.start(inbound);
         if (settings.clientId() != null) {
             claimClientId(settings.clientId());

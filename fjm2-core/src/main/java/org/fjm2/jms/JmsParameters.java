@@ -31,6 +31,13 @@ public final class JmsParameters {
     public static final String CONSUMER_OVERFLOW = "consumerOverflow";
     public static final String CONSUMER_OVERFLOW_DEFAULT = OverflowPolicy.DROP_OLDEST.parameterValue();
 
+    /**
+     * Whether a backed-up consumer queue (half full) slows the publishers down through the transport (NORM: held
+     * watermark acknowledgements, for up to the senders' maxHold) before its bound drops anything.
+     */
+    public static final String CONSUMER_BACK_PRESSURE = "consumerBackPressure";
+    public static final boolean CONSUMER_BACK_PRESSURE_DEFAULT = true;
+
     /** How long send() waits for room in the transport (back-pressure) before it fails, milliseconds. */
     public static final String SEND_TIMEOUT_MILLIS = "sendTimeoutMillis";
     public static final long SEND_TIMEOUT_MILLIS_DEFAULT = 30_000;
@@ -63,6 +70,9 @@ public final class JmsParameters {
                     "encoded bytes waiting per consumer before consumerOverflow applies"),
             new TransportParameter(CONSUMER_OVERFLOW, CONSUMER_OVERFLOW_DEFAULT,
                     "drop-oldest or drop-newest: what a full consumer queue drops (counted, reported)"),
+            new TransportParameter(CONSUMER_BACK_PRESSURE, String.valueOf(CONSUMER_BACK_PRESSURE_DEFAULT),
+                    "a half-full consumer queue slows the publishers (NORM: held acknowledgements, up to their"
+                            + " maxHold) before consumerOverflow drops anything; false: only drop"),
             new TransportParameter(SEND_TIMEOUT_MILLIS, String.valueOf(SEND_TIMEOUT_MILLIS_DEFAULT),
                     "how long send() blocks on back-pressure before it throws (ms)"),
             new TransportParameter(OBJECT_MESSAGE_ALLOW_LIST, OBJECT_MESSAGE_ALLOW_LIST_DEFAULT,
