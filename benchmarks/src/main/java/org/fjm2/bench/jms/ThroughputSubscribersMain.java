@@ -17,7 +17,9 @@ import jakarta.jms.Session;
  * (one non-durable DUPS_OK topic subscriber each, a MessageListener that only checks the {@code seq} property)
  * and prints READY. Then it answers commands read from standard input:
  * <ul>
- *   <li>{@code MARK}: starts a measured window; answers MARKED.</li>
+ *   <li>{@code MARK}: starts a measured window once every subscriber has received a message since the previous
+ *       drain (traffic flows: a window never starts while a subscriber is still joining), or after
+ *       {@link #FLOW_TIMEOUT_NANOS}; answers MARKED.</li>
  *   <li>{@code STOP}: ends it; answers {@code RATES r1 r2 ...}, messages/s received by each subscriber in the
  *       window (its own clock: the receivers' steady-state rate, not the publisher's).</li>
  *   <li>{@code DRAIN last}: waits until every subscriber has message {@code last}, or until nothing arrives for
@@ -31,7 +33,11 @@ public final class ThroughputSubscribersMain {
     /** A drain ends when no subscriber received anything for this long (a stall or a lost tail). */
     static final long DRAIN_IDLE_NANOS = 5_000_000_000L;
 
+    /** Longest wait in MARK for every subscriber to receive something. */
+    static final long FLOW_TIMEOUT_NANOS = 30_000_000_000L;
+
     private final List<SequenceCheck> checks = new ArrayList<>();
+    private final long[] drained;
     private final long[] marked;
     private long markedAt;
     private long gapsBefore;
@@ -42,6 +48,7 @@ public final class ThroughputSubscribersMain {
             checks.add(new SequenceCheck());
         }
         marked = new long[n];
+        drained = new long[n];
     }
 
     public static void main(String[] args) throws Exception {
@@ -84,6 +91,7 @@ public final class ThroughputSubscribersMain {
             String[] words = line.trim().split("\\s+");
             switch (words[0]) {
                 case "MARK" -> {
+                    awaitFlow();
                     markedAt = System.nanoTime();
                     for (int i = 0; i < marked.length; i++) {
                         marked[i] = checks.get(i).received();
@@ -100,6 +108,15 @@ public final class ThroughputSubscribersMain {
                 }
                 case "DRAIN" -> System.out.println(drain(Long.parseLong(words[1])));
                 default -> System.out.println("FAIL unknown command " + line);
+            }
+        }
+    }
+
+    private void awaitFlow() throws InterruptedException {
+        long deadline = System.nanoTime() + FLOW_TIMEOUT_NANOS;
+        for (int i = 0; i < drained.length; i++) {
+            while (checks.get(i).received() == drained[i] && System.nanoTime() < deadline) {
+                Thread.sleep(1);
             }
         }
     }
@@ -121,6 +138,9 @@ public final class ThroughputSubscribersMain {
         long duplicates = checks.stream().mapToLong(SequenceCheck::duplicates).sum();
         long missing = checks.stream().mapToLong(c -> Math.max(0, last + 1 - c.next())).sum();
         String answer = "DRAINED " + (gaps - gapsBefore) + " " + (duplicates - duplicatesBefore) + " " + missing;
+        for (int i = 0; i < drained.length; i++) {
+            drained[i] = checks.get(i).received();
+        }
         gapsBefore = gaps;
         duplicatesBefore = duplicates;
         return answer;

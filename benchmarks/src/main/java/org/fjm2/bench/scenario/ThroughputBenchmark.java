@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  * side with the embedded Artemis broker (TCP on loopback), in the same run. The publisher and the Artemis broker
  * run in this JVM; the N subscribers (one Connection each, non-durable, DUPS_OK_ACKNOWLEDGE, a counting
  * MessageListener) run together in one child JVM. Messages are NON_PERSISTENT BytesMessages numbered by a long
- * property, so the subscribers count gaps (lost) and duplicates. Per size: a warm-up, then a measured window in
+ * property, so the subscribers count gaps (lost) and duplicates. Per size: a warm-up (at least until every subscriber receives), then a measured window in
  * which each subscriber counts what it receives on its own clock (steady-state receive rate), then a drain in
  * which every subscriber must reach the last message sent. The baseline is raw UDP multicast of the same payload
  * size measured in the same run ({@link RawUdp}).
@@ -83,7 +83,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     static final int[] QUICK_SUBSCRIBERS = {1, 4};
     static final int[] QUICK_SIZES = {100, 1024, 8192};
     static final double QUICK_SECONDS = 1.0;
-    static final double QUICK_WARMUP = 0.5;
+    static final double QUICK_WARMUP = 0.7;
     /** Raw UDP baseline: warm-up and measured seconds per size. */
     static final double UDP_WARMUP = 0.3;
     static final double UDP_SECONDS = 1.0;
@@ -151,6 +151,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         for (int n : subscribers) {
             require(n >= 1 && n <= 64, "--subscribers: " + n + " is not in 1..64");
         }
+        require(Arrays.stream(subscribers).distinct().count() == subscribers.length, "--subscribers: a count twice");
+        require(Arrays.stream(sizes).distinct().count() == sizes.length, "--sizes: a size twice");
         for (int s : sizes) {
             require(s >= 8 && s <= 16 << 20, "--sizes: " + s + " is not in 8..16777216 bytes");
         }
