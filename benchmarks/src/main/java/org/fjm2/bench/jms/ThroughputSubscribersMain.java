@@ -24,7 +24,8 @@ import jakarta.jms.Session;
  *       window (its own clock: the receivers' steady-state rate, not the publisher's).</li>
  *   <li>{@code DRAIN last}: waits until every subscriber has message {@code last}, or until nothing arrives for
  *       {@link #DRAIN_IDLE_NANOS}; answers {@code DRAINED gaps duplicates missing} summed over subscribers since the
- *       previous DRAIN (missing: numbers up to {@code last} never seen at the end).</li>
+ *       previous DRAIN (missing: numbers up to {@code last} never seen at the end), then FJM2's own connection
+ *       counters summed since the start ({@link Fjm2Stats}), if any.</li>
  * </ul>
  * End of input closes the connections and exits.
  */
@@ -137,7 +138,8 @@ public final class ThroughputSubscribersMain {
         long gaps = checks.stream().mapToLong(SequenceCheck::gaps).sum();
         long duplicates = checks.stream().mapToLong(SequenceCheck::duplicates).sum();
         long missing = checks.stream().mapToLong(c -> Math.max(0, last + 1 - c.next())).sum();
-        String answer = "DRAINED " + (gaps - gapsBefore) + " " + (duplicates - duplicatesBefore) + " " + missing;
+        String answer = "DRAINED " + (gaps - gapsBefore) + " " + (duplicates - duplicatesBefore) + " " + missing
+                + " " + Fjm2Stats.summary();
         for (int i = 0; i < drained.length; i++) {
             drained[i] = checks.get(i).received();
         }

@@ -183,12 +183,13 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 String rates = child.await("RATES", CHILD_TIMEOUT);
                 long last = publisher.stop();
                 child.send("DRAIN " + last);
-                String[] drained = child.await("DRAINED", CHILD_TIMEOUT).split(" ");
+                String[] drained = child.await("DRAINED", CHILD_TIMEOUT).split(" ", 5);
                 double mean = Arrays.stream(rates.split(" ")).skip(1).mapToDouble(Double::parseDouble).average()
                         .orElse(0);
                 points.put(key(system, n, size), new Point(mean,
                         Long.parseLong(drained[1]) + Long.parseLong(drained[3]), Long.parseLong(drained[2])));
-                progress.step(system + " N=" + n + " " + size + " B: " + Math.round(mean) + " msgs/s");
+                progress.step(system + " N=" + n + " " + size + " B: " + Math.round(mean) + " msgs/s"
+                        + (drained.length > 4 && !drained[4].isBlank() ? "; subscribers' counters: " + drained[4] : ""));
             }
         }
     }
