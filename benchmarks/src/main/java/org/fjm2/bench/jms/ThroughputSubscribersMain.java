@@ -31,8 +31,12 @@ import jakarta.jms.Session;
  */
 public final class ThroughputSubscribersMain {
 
-    /** A drain ends when no subscriber received anything for this long (a stall or a lost tail). */
-    static final long DRAIN_IDLE_NANOS = 5_000_000_000L;
+    /**
+     * A drain ends when no subscriber received anything for this long (a stall or a lost tail): longer than FJM2's
+     * default maxHold (10 s, how long a sender waits for slow receivers' acknowledgements), so that a receiver that
+     * stalls and then recovers is not counted as having lost its backlog.
+     */
+    static final long DRAIN_IDLE_NANOS = 12_000_000_000L;
 
     /** Longest wait in MARK for every subscriber to receive something. */
     static final long FLOW_TIMEOUT_NANOS = 30_000_000_000L;
