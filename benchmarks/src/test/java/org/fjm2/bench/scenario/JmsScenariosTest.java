@@ -66,14 +66,14 @@ class JmsScenariosTest {
 
     @Test
     void latencyMeasuresEverySystemAtTheFixedRate() throws Exception {
-        assertThat(run(new LatencyBenchmark(), "--rate", "2000", "--warmup", "0.5", "--seconds", "1",
+        assertThat(run(new LatencyBenchmark(), "--rate", "2000", "--warmup", "0.3", "--seconds", "0.5",
                 "--group", "239.255.77.103", "--out", out.toString())).isZero();
         List<Map<String, String>> rows = csv("latency");
         assertThat(rows).extracting(r -> r.get("system")).containsExactly("\"raw UDP multicast one-way\"",
                 "\"FJM2\"", "\"Artemis\"", "\"raw UDP ping-pong RTT\"");
         Map<String, String> fjm2 = rows.get(1);
         assertThat(number(fjm2, "lost")).as("FJM2 lost messages").isZero();
-        assertThat(number(fjm2, "received")).isEqualTo(3000);
+        assertThat(number(fjm2, "received")).isEqualTo(1600);
         assertThat(rows).allSatisfy(r -> assertThat(number(r, "p99_us")).isPositive());
     }
 
