@@ -70,8 +70,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
             description = "Extra norm:// URL parameters of every FJM2 connection. Default: ${DEFAULT-VALUE}.")
     String fjm2Params;
 
-    @Option(names = "--child-jvm-option", description = "Option of the subscribers' JVM, repeatable "
-            + "(e.g. -XX:StartFlightRecording=filename=sub.jfr).")
+    @Option(names = "--child-jvm-option", description = "Option of the subscribers' JVM, repeatable; {system} and {n} "
+            + "are replaced (e.g. -XX:StartFlightRecording=filename=sub-{system}-{n}.jfr,dumponexit=true).")
     List<String> childJvmOptions = new ArrayList<>();
 
     /**
@@ -176,8 +176,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     /** One system at one N: a child JVM of N subscribers, one publisher, every size in turn. */
     private void measure(String system, String url, int n, Map<String, Point> points, ProgressBar progress)
             throws Exception {
-        try (ChildJvm child = ChildJvm.start(ThroughputSubscribersMain.class, childJvmOptions, url, TOPIC,
-                String.valueOf(n));
+        List<String> options = childJvmOptions.stream()
+                .map(o -> o.replace("{system}", system.toLowerCase()).replace("{n}", String.valueOf(n))).toList();
+        try (ChildJvm child = ChildJvm.start(ThroughputSubscribersMain.class, options, url, TOPIC, String.valueOf(n));
              MaxRatePublisher publisher = new MaxRatePublisher(ConnectionFactories.forUrl(url), TOPIC)) {
             child.await("READY", CHILD_TIMEOUT);
             for (int size : sizes) {
