@@ -126,7 +126,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         table.print(System.out);
         System.out.println();
         System.out.println("msgs/s and MB/s are per subscriber (mean over the N subscribers), payload bytes only, "
-                + "counted by the subscribers in a " + seconds + " s window after " + warmup + " s of warm-up.");
+                + "counted by the subscribers in a " + seconds + " s window after " + warmup + " s of warm-up (first size "
+                + "of each JVM pair: at least " + FIRST_ROUND_WARMUP + " s).");
         System.out.println("lost = sequence gaps + messages never received by the end of the drain; "
                 + "acknowledge mode DUPS_OK, NON_PERSISTENT, non-durable subscribers.");
         table.writeCsv(out.resolve("throughput.csv"));
