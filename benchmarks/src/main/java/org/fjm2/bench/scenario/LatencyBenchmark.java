@@ -89,7 +89,9 @@ public final class LatencyBenchmark implements Callable<Integer> {
     static final long SCHEDULE_DELAY_NANOS = 10_000_000;
     static final Duration CHILD_TIMEOUT = Duration.ofSeconds(60);
 
-    record Row(String system, long received, long lost, double p50, double p99, double p999, double max) {
+    /** One system's figures, microseconds; sendLateMax: how far behind its schedule the publisher fell at worst. */
+    record Row(String system, long received, long lost, double p50, double p99, double p999, double max,
+               double sendLateMax) {
     }
 
     /** Sends message {@code seq} stamped with its intended send time. */
@@ -141,8 +143,9 @@ public final class LatencyBenchmark implements Callable<Integer> {
         System.out.printf("%nFJM2 p99 / Artemis p99 = %.2f; FJM2 p99 / raw UDP one-way p99 = %.2f; "
                         + "FJM2 p99 / raw UDP ping-pong RTT p99 = %.2f%n", fjm2.p99 / artemis.p99, fjm2.p99 / udp.p99,
                 fjm2.p99 / ping.p99);
-        System.out.printf("%,.0f msg/s of %d B, %.0f s recorded after %.0f s of warm-up; latency from the intended "
-                + "send time, microseconds%n", rate, size, seconds, warmup);
+        System.out.printf("%,.0f msg/s of %d B, %.1f s recorded after %.1f s of warm-up; latency from the intended "
+                + "send time, microseconds; send_late_max_us: the publisher's worst lag behind its schedule after a "
+                + "send (large: the system did not sustain the rate)%n", rate, size, seconds, warmup);
         table.writeCsv(out.resolve("latency.csv"));
         Plot.bars(out.resolve("latency.png"), String.format("One-way latency at %,.0f msg/s, %d B (loopback)", rate, size),
                 "percentile", "microseconds", List.of("p50", "p99", "p99.9"),
@@ -180,14 +183,18 @@ public final class LatencyBenchmark implements Callable<Integer> {
                 String.valueOf(warmupCount), String.valueOf(total))) {
             child.await("READY", CHILD_TIMEOUT);
             FixedRateSchedule schedule = new FixedRateSchedule(rate, SCHEDULE_DELAY_NANOS);
+            long sendLateMax = 0;
             for (long i = 0; i < total; i++) {
-                sender.send(i, schedule.awaitSlot(i));
+                long intended = schedule.awaitSlot(i);
+                sender.send(i, intended);
+                // a send() held back by flow control shows here: the system did not keep up with the rate
+                sendLateMax = Math.max(sendLateMax, System.nanoTime() - intended);
             }
             child.send("END");
             String[] r = child.await("RESULT", CHILD_TIMEOUT).split(" ");
             return new Row(system, Long.parseLong(r[1]), Long.parseLong(r[2]) + Long.parseLong(r[3]),
                     Double.parseDouble(r[4]), Double.parseDouble(r[5]), Double.parseDouble(r[6]),
-                    Double.parseDouble(r[7]));
+                    Double.parseDouble(r[7]), sendLateMax / 1e3);
         }
     }
 
@@ -198,6 +205,7 @@ public final class LatencyBenchmark implements Callable<Integer> {
     private Row pingPong(int port, long warmupCount, long total) throws Exception {
         Histogram histogram = new Histogram(60_000_000_000L, 3);
         long received = 0;
+        long sendLateMax = 0;
         try (ChildJvm echo = ChildJvm.start(UdpEchoMain.class, childJvmOptions, String.valueOf(port));
              DatagramSocket socket = new DatagramSocket()) {
             echo.await("READY", CHILD_TIMEOUT);
@@ -208,8 +216,9 @@ public final class LatencyBenchmark implements Callable<Integer> {
             DatagramPacket pong = new DatagramPacket(new byte[RawUdp.MAX_DATAGRAM], RawUdp.MAX_DATAGRAM);
             FixedRateSchedule schedule = new FixedRateSchedule(rate, SCHEDULE_DELAY_NANOS);
             for (long i = 0; i < total; i++) {
-                schedule.awaitSlot(i);
+                long intended = schedule.awaitSlot(i);
                 long sent = System.nanoTime();
+                sendLateMax = Math.max(sendLateMax, sent - intended);
                 socket.send(ping);
                 try {
                     socket.receive(pong);
@@ -224,16 +233,17 @@ public final class LatencyBenchmark implements Callable<Integer> {
         }
         return new Row("raw UDP ping-pong RTT", received, total - received, histogram.getValueAtPercentile(50) / 1e3,
                 histogram.getValueAtPercentile(99) / 1e3, histogram.getValueAtPercentile(99.9) / 1e3,
-                histogram.getMaxValue() / 1e3);
+                histogram.getMaxValue() / 1e3, sendLateMax / 1e3);
     }
 
     private static ResultTable table(List<Row> rows) {
         ResultTable table = new ResultTable("Latency at a fixed rate on loopback, microseconds (one-way from the "
                 + "intended send time; ping-pong: round trip)", "system", "received", "lost", "p50_us", "p99_us",
-                "p99_9_us", "max_us", "fjm2_p99_ratio");
+                "p99_9_us", "max_us", "fjm2_p99_ratio", "send_late_max_us");
         double fjm2P99 = rows.get(1).p99;
         for (Row r : rows) {
-            table.row(r.system, r.received, r.lost, r.p50, r.p99, r.p999, r.max, UdpBenchmark.ratio(fjm2P99, r.p99));
+            table.row(r.system, r.received, r.lost, r.p50, r.p99, r.p999, r.max, UdpBenchmark.ratio(fjm2P99, r.p99),
+                    r.sendLateMax);
         }
         return table;
     }
