@@ -1,0 +1,154 @@
+package org.fjm2.bench.jms;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
+
+/**
+ * The subscriber side of {@code fjm2 bench throughput}, in its own JVM: {@code URL TOPIC N} opens N connections
+ * (one non-durable DUPS_OK topic subscriber each, a MessageListener that only checks the {@code seq} property)
+ * and prints READY. Then it answers commands read from standard input:
+ * <ul>
+ *   <li>{@code MARK}: starts a measured window once every subscriber has received a message since the previous
+ *       drain (traffic flows: a window never starts while a subscriber is still joining), or after
+ *       {@link #FLOW_TIMEOUT_NANOS}; answers MARKED.</li>
+ *   <li>{@code STOP}: ends it; answers {@code RATES r1 r2 ...}, messages/s received by each subscriber in the
+ *       window (its own clock: the receivers' steady-state rate, not the publisher's).</li>
+ *   <li>{@code DRAIN last}: waits until every subscriber has message {@code last}, or until nothing arrives for
+ *       {@link #DRAIN_IDLE_NANOS}; answers {@code DRAINED gaps duplicates missing} summed over subscribers since the
+ *       previous DRAIN (missing: numbers up to {@code last} never seen at the end), then FJM2's own connection
+ *       counters summed since the start ({@link Fjm2Stats}), if any.</li>
+ * </ul>
+ * End of input closes the connections and exits.
+ */
+public final class ThroughputSubscribersMain {
+
+    /**
+     * A drain ends when no subscriber received anything for this long (a stall or a lost tail): longer than FJM2's
+     * default maxHold (10 s, how long a sender waits for slow receivers' acknowledgements), so that a receiver that
+     * stalls and then recovers is not counted as having lost its backlog.
+     */
+    static final long DRAIN_IDLE_NANOS = 12_000_000_000L;
+
+    /** Longest wait in MARK for every subscriber to receive something. */
+    static final long FLOW_TIMEOUT_NANOS = 30_000_000_000L;
+
+    private final List<SequenceCheck> checks = new ArrayList<>();
+    private final long[] drained;
+    private final long[] marked;
+    private long markedAt;
+    private long gapsBefore;
+    private long duplicatesBefore;
+
+    private ThroughputSubscribersMain(int n) {
+        for (int i = 0; i < n; i++) {
+            checks.add(new SequenceCheck());
+        }
+        marked = new long[n];
+        drained = new long[n];
+    }
+
+    public static void main(String[] args) throws Exception {
+        String url = args[0];
+        String topic = args[1];
+        int n = Integer.parseInt(args[2]);
+        ThroughputSubscribersMain main = new ThroughputSubscribersMain(n);
+        ConnectionFactory factory = ConnectionFactories.forUrl(url);
+        List<Connection> connections = new ArrayList<>();
+        try {
+            for (SequenceCheck check : main.checks) {
+                Connection c = factory.createConnection();
+                connections.add(c);
+                Session s = c.createSession(false, Session.DUPS_OK_ACKNOWLEDGE);
+                MessageConsumer consumer = s.createConsumer(s.createTopic(topic));
+                consumer.setMessageListener(m -> {
+                    try {
+                        check.record(m.getLongProperty("seq"));
+                    } catch (jakarta.jms.JMSException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                c.start();
+            }
+            System.out.println("READY");
+            main.serve(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+        } catch (Exception e) {
+            System.out.println("FAIL " + e);
+            throw e;
+        } finally {
+            for (Connection c : connections) {
+                c.close();
+            }
+        }
+    }
+
+    private void serve(BufferedReader in) throws Exception {
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] words = line.trim().split("\\s+");
+            switch (words[0]) {
+                case "MARK" -> {
+                    awaitFlow();
+                    markedAt = System.nanoTime();
+                    for (int i = 0; i < marked.length; i++) {
+                        marked[i] = checks.get(i).received();
+                    }
+                    System.out.println("MARKED");
+                }
+                case "STOP" -> {
+                    double seconds = (System.nanoTime() - markedAt) / 1e9;
+                    StringBuilder sb = new StringBuilder("RATES");
+                    for (int i = 0; i < marked.length; i++) {
+                        sb.append(String.format(Locale.ROOT, " %.1f", (checks.get(i).received() - marked[i]) / seconds));
+                    }
+                    System.out.println(sb);
+                }
+                case "DRAIN" -> System.out.println(drain(Long.parseLong(words[1])));
+                default -> System.out.println("FAIL unknown command " + line);
+            }
+        }
+    }
+
+    private void awaitFlow() throws InterruptedException {
+        long deadline = System.nanoTime() + FLOW_TIMEOUT_NANOS;
+        for (int i = 0; i < drained.length; i++) {
+            while (checks.get(i).received() == drained[i] && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+        }
+    }
+
+    private String drain(long last) throws InterruptedException {
+        long lastTotal = -1;
+        long lastProgress = System.nanoTime();
+        while (!checks.stream().allMatch(c -> c.next() > last)) {
+            long total = checks.stream().mapToLong(SequenceCheck::received).sum();
+            if (total != lastTotal) {
+                lastTotal = total;
+                lastProgress = System.nanoTime();
+            } else if (System.nanoTime() - lastProgress > DRAIN_IDLE_NANOS) {
+                break;
+            }
+            Thread.sleep(5);
+        }
+        long gaps = checks.stream().mapToLong(SequenceCheck::gaps).sum();
+        long duplicates = checks.stream().mapToLong(SequenceCheck::duplicates).sum();
+        long missing = checks.stream().mapToLong(c -> Math.max(0, last + 1 - c.next())).sum();
+        String answer = "DRAINED " + (gaps - gapsBefore) + " " + (duplicates - duplicatesBefore) + " " + missing
+                + " " + Fjm2Stats.summary();
+        for (int i = 0; i < drained.length; i++) {
+            drained[i] = checks.get(i).received();
+        }
+        gapsBefore = gaps;
+        duplicatesBefore = duplicates;
+        return answer;
+    }
+}
