@@ -9,6 +9,7 @@ import org.fjm2.jms.message.Fjm2StreamMessage;
 import org.fjm2.jms.message.Fjm2TextMessage;
 import org.fjm2.jms.message.ObjectMessageAllowList;
 import org.fjm2.jms.wire.MalformedWireException;
+import org.fjm2.jms.wire.NameCache;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
 import org.fjm2.jms.wire.TypedValueCodec;
 import org.fjm2.jms.wire.WireReader;
@@ -25,6 +26,7 @@ import static org.fjm2.jms.wire.MessageHeaderFlyweight.*;
 final class MessageDecoder {
 
     private final WireReader reader = new WireReader();
+    private final NameCache propertyNames = new NameCache();
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
     private final ObjectMessageAllowList allowList;
     private final Function<String, Fjm2Topic> temporaryTopics;
@@ -95,7 +97,7 @@ final class MessageDecoder {
         if ((flags & FLAG_HAS_PROPERTIES) != 0) {
             int count = reader.readLength(3);
             for (int i = 0; i < count; i++) {
-                m.putDecodedProperty(reader.readShortString(), TypedValueCodec.read(reader));
+                m.putDecodedProperty(reader.readShortString(propertyNames), TypedValueCodec.read(reader));
             }
         }
         m.readBody(reader);

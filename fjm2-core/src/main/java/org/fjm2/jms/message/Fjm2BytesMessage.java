@@ -60,8 +60,10 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
             written = null;
             out = null;
         }
-        inBytes = new ByteArrayInputStream(body);
-        in = new DataInputStream(inBytes);
+        // The read streams are made on the first read: most received messages are read with one readBytes, or not
+        // at all (selectors, benchmarks), and a receiver decodes every message on its network thread.
+        inBytes = null;
+        in = null;
     }
 
     @Override
@@ -80,9 +82,14 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
     }
 
     private DataOutputStream output() throws JMSException {
+        return output(0);
+    }
+
+    /** The write stream; a first write of {@code sizeHint} bytes sizes the body once instead of growing it. */
+    private DataOutputStream output(int sizeHint) throws JMSException {
         checkBodyWritable();
         if (out == null) {
-            written = new ExposedByteArrayOutputStream(body);
+            written = new ExposedByteArrayOutputStream(body, sizeHint);
             body = EMPTY;
             out = new DataOutputStream(written);
         }
@@ -91,6 +98,10 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
 
     private DataInputStream input() throws MessageNotReadableException {
         checkReadable();
+        if (in == null) {
+            inBytes = new ByteArrayInputStream(body);
+            in = new DataInputStream(inBytes);
+        }
         return in;
     }
 
@@ -282,7 +293,7 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
     @Override
     public void writeBytes(byte[] value, int offset, int length) throws JMSException {
         try {
-            output().write(value, offset, length);
+            output(length).write(value, offset, length);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -359,8 +370,8 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
 
     /** Gives access to the internal array so that encoding copies once, straight into the batch buffer. */
     private static final class ExposedByteArrayOutputStream extends java.io.ByteArrayOutputStream {
-        ExposedByteArrayOutputStream(byte[] initial) {
-            super(Math.max(64, initial.length));
+        ExposedByteArrayOutputStream(byte[] initial, int sizeHint) {
+            super(Math.max(64, initial.length + Math.max(0, sizeHint)));
             write(initial, 0, initial.length);
         }
 

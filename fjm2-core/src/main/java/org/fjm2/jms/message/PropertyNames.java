@@ -1,6 +1,5 @@
 package org.fjm2.jms.message;
 
-import java.util.Locale;
 import java.util.Set;
 
 /** The rules for message property names: a Java identifier, not a selector keyword, not a reserved JMS name. */
@@ -14,7 +13,22 @@ public final class PropertyNames {
     private static final Set<String> RESERVED_WORDS = Set.of(
             "NULL", "TRUE", "FALSE", "NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE");
 
+    /** Longest selector keyword: longer names skip the comparison (called for every property set). */
+    private static final int LONGEST_RESERVED_WORD = 7;
+
     private PropertyNames() {
+    }
+
+    private static boolean isReservedWord(String name) {
+        if (name.length() > LONGEST_RESERVED_WORD) {
+            return false;
+        }
+        for (String word : RESERVED_WORDS) {
+            if (word.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Throws IllegalArgumentException with the reason when an application may not set this property. */
@@ -30,7 +44,7 @@ public final class PropertyNames {
                 throw new IllegalArgumentException("property name '" + name + "' is not a Java identifier");
             }
         }
-        if (RESERVED_WORDS.contains(name.toUpperCase(Locale.ROOT))) {
+        if (isReservedWord(name)) {
             throw new IllegalArgumentException("property name '" + name + "' is a message selector keyword");
         }
         if (name.startsWith("JMS") && !name.startsWith("JMSX") && !name.startsWith("JMS_")) {

@@ -101,6 +101,15 @@ public final class WireReader {
         return readUtf8(readUnsignedShort());
     }
 
+    /** A string with a uint16 byte-length prefix, through {@code cache} (for names that repeat, like properties). */
+    public String readShortString(NameCache cache) throws MalformedWireException {
+        int length = readUnsignedShort();
+        need(length);
+        String s = cache.get(buf, index, length);
+        index += length;
+        return s;
+    }
+
     /** A string with an int32 byte-length prefix. */
     public String readLongString() throws MalformedWireException {
         return readUtf8(readLength(1));
