@@ -12,8 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The messages waiting for one consumer: one FIFO per JMS priority (higher first, order kept within a
  * priority), bounded by message count and encoded bytes. When full, the {@link OverflowPolicy} picks the
  * message to drop and {@link #offer} returns it so the caller can count and report it: the receive thread never
- * waits for a slow consumer, so one slow consumer cannot stall the others. Before that, a queue past half its
- * bound marks the connection's {@link DeliveryBacklog} until it drains to a quarter, which slows the publishers.
+ * waits for a slow consumer, so one slow consumer cannot stall the others. Before that, a queue past a quarter of
+ * its bound marks the connection's {@link DeliveryBacklog} until it drains to an eighth, which slows the publishers.
  */
 final class ConsumerQueue {
 
@@ -149,14 +149,14 @@ final class ConsumerQueue {
     }
 
     private void checkHighWater() {
-        if (!backedUp && (count * 2L >= maxMessages || bytes * 2 >= maxBytes)) {
+        if (!backedUp && (count * 4L >= maxMessages || bytes * 4 >= maxBytes)) {
             backedUp = true;
             backlog.enter();
         }
     }
 
     private void checkLowWater() {
-        if (backedUp && count * 4L <= maxMessages && bytes * 4 <= maxBytes) {
+        if (backedUp && count * 8L <= maxMessages && bytes * 8 <= maxBytes) {
             backedUp = false;
             backlog.leave();
         }

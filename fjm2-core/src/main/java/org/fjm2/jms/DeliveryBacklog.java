@@ -3,8 +3,8 @@ package org.fjm2.jms;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Whether any consumer of a connection is backed up: its queue passed half its bound and has not yet drained to a
- * quarter. While one is, the connection's transport holds back its watermark acknowledgements, so that senders
+ * Whether any consumer of a connection is backed up: its queue passed a quarter of its bound and has not yet drained
+ * to an eighth. While one is, the connection's transport holds back its watermark acknowledgements, so that senders
  * tracking it keep their data and block their publishers once their cache is full (for up to their maximum hold
  * time) instead of overflowing the consumer. The queue bound and its overflow policy stay the last resort.
  */

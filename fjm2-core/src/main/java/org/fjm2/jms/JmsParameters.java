@@ -21,7 +21,7 @@ public final class JmsParameters {
 
     /** Messages a consumer may have waiting before its overflow policy applies. */
     public static final String CONSUMER_QUEUE_MESSAGES = "consumerQueueMessages";
-    public static final int CONSUMER_QUEUE_MESSAGES_DEFAULT = 10_000;
+    public static final int CONSUMER_QUEUE_MESSAGES_DEFAULT = 100_000;
 
     /** Bytes (encoded size) a consumer may have waiting before its overflow policy applies. */
     public static final String CONSUMER_QUEUE_BYTES = "consumerQueueBytes";
@@ -32,7 +32,7 @@ public final class JmsParameters {
     public static final String CONSUMER_OVERFLOW_DEFAULT = OverflowPolicy.DROP_OLDEST.parameterValue();
 
     /**
-     * Whether a backed-up consumer queue (half full) slows the publishers down through the transport (NORM: held
+     * Whether a backed-up consumer queue (a quarter full) slows the publishers down through the transport (NORM: held
      * watermark acknowledgements, for up to the senders' maxHold) before its bound drops anything.
      */
     public static final String CONSUMER_BACK_PRESSURE = "consumerBackPressure";
@@ -71,7 +71,7 @@ public final class JmsParameters {
             new TransportParameter(CONSUMER_OVERFLOW, CONSUMER_OVERFLOW_DEFAULT,
                     "drop-oldest or drop-newest: what a full consumer queue drops (counted, reported)"),
             new TransportParameter(CONSUMER_BACK_PRESSURE, String.valueOf(CONSUMER_BACK_PRESSURE_DEFAULT),
-                    "a half-full consumer queue slows the publishers (NORM: held acknowledgements, up to their"
+                    "a consumer queue a quarter full slows the publishers (NORM: held acknowledgements, up to their"
                             + " maxHold) before consumerOverflow drops anything; false: only drop"),
             new TransportParameter(SEND_TIMEOUT_MILLIS, String.valueOf(SEND_TIMEOUT_MILLIS_DEFAULT),
                     "how long send() blocks on back-pressure before it throws (ms)"),

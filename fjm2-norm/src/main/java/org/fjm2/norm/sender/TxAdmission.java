@@ -33,7 +33,8 @@ public final class TxAdmission {
     }
 
     /**
-     * Reserves room for one object of {@code size} bytes, waiting up to the timeout; false on timeout.
+     * Reserves room for one object of {@code size} bytes, waiting up to the timeout; false on timeout. An object
+     * larger than the byte bound is admitted alone, once the cache is empty.
      *
      * @throws IllegalStateException when the sender is closed
      */
@@ -41,7 +42,7 @@ public final class TxAdmission {
         long remaining = unit.toNanos(timeout);
         lock.lockInterruptibly();
         try {
-            while (!closed && (objects + 1 > maxObjects || bytes + size > maxBytes)) {
+            while (!closed && (objects + 1 > maxObjects || (objects > 0 && bytes + size > maxBytes))) {
                 if (remaining <= 0) {
                     return false;
                 }
