@@ -93,6 +93,7 @@ public final class Fjm2BenchPeer {
         AtomicLong objects = new AtomicLong();
         AtomicLong bytes = new AtomicLong();
         AtomicLong aborted = new AtomicLong();
+        Map<LossReason, Integer> reasons = new java.util.concurrent.ConcurrentHashMap<>();
         NormListener counting = new NormListener() {
             @Override
             public void onObjectReceived(RemoteSenderInfo sender, int objectId, ByteBuf data, ByteBuf info) {
@@ -103,6 +104,7 @@ public final class Fjm2BenchPeer {
             @Override
             public void onObjectLost(RemoteSenderInfo sender, int objectId, LossReason reason) {
                 aborted.lazySet(aborted.get() + 1);
+                reasons.merge(reason, 1, Integer::sum);
             }
         };
         try (NormSession session = NormSession.open(config, counting, SEED)) {
@@ -113,7 +115,8 @@ public final class Fjm2BenchPeer {
                 TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
                 stat(objects.get(), bytes.get(), aborted.get());
             }
-            line("DONE role=recv objects=" + objects.get() + " aborted=" + aborted.get());
+            line("DONE role=recv objects=" + objects.get() + " aborted=" + aborted.get() + " reasons="
+                    + reasons.toString().replace(" ", ""));
         }
     }
 
