@@ -34,7 +34,7 @@ public final class Fjm2BenchPeer {
 
     public static void main(String[] args) throws Exception {
         PeerOptions o = PeerOptions.parse(args);
-        NormConfig config = NormConfig.builder(o.text("--addr", "239.255.89.1"), o.integer("--port", 6003))
+        NormConfig.Builder builder = NormConfig.builder(o.text("--addr", "239.255.89.1"), o.integer("--port", 6003))
                 .interfaceName(o.text("--iface", "lo"))
                 .nodeId(o.integer("--id", 1))
                 .transport(o.text("--transport", "auto"))
@@ -46,8 +46,8 @@ public final class Fjm2BenchPeer {
                 .robustFactor(o.integer("--robust", NormConfig.DEFAULT_ROBUST_FACTOR))
                 .receiveBuffer(o.integer("--socket-buffer", 8 << 20))
                 .sendBuffer(o.integer("--socket-buffer", 8 << 20))
-                .maxObjectSize(Math.max(1024, o.integer("--size", 8192)))
-                .build();
+                .maxObjectSize(Math.max(NormConfig.DEFAULT_MAX_OBJECT_SIZE, o.integer("--size", 0)));
+        NormConfig config = builder.build();
         double seconds = o.real("--seconds", 10);
         long reportNanos = (long) (o.real("--report", 0.1) * 1e9);
         if (o.send) {
