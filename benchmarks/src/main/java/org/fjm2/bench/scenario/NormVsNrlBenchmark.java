@@ -35,6 +35,9 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
     static final long READY_TIMEOUT_MS = 20_000;
     /** Seconds the peers keep running after the measured window ends (they are stopped right after it anyway). */
     static final double PEER_SLACK_SECONDS = 3;
+    /** --quick: measured and warm-up seconds per pair (eight pairs stay under a minute). */
+    static final double QUICK_MEASURE_SECONDS = 2;
+    static final double QUICK_WARMUP_SECONDS = 2;
     /** Sender node id; receivers use 2. */
     static final int SENDER_NODE = 1;
     static final int RECEIVER_NODE = 2;
@@ -46,7 +49,8 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "6", description = "Measured seconds per pair. Default: ${DEFAULT-VALUE}.")
     double seconds;
 
-    @Option(names = "--warmup", defaultValue = "2", description = "Warm-up seconds before measuring. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", defaultValue = "3", description = "Warm-up seconds before measuring (a fresh JVM "
+            + "receiver loses much of a 2 Gbit/s stream until its code is compiled). Default: ${DEFAULT-VALUE}.")
     double warmup;
 
     @Option(names = "--rate", defaultValue = "2000000000", description = "Both senders' rate, bit/s. Default: ${DEFAULT-VALUE}.")
@@ -90,8 +94,8 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
             System.err.println("fjm2 bench norm: " + reason);
             return 2;
         }
-        double measure = quick ? Math.min(seconds, 2.5) : seconds;
-        double warm = quick ? Math.min(warmup, 1.5) : warmup;
+        double measure = quick ? Math.min(seconds, QUICK_MEASURE_SECONDS) : seconds;
+        double warm = quick ? Math.min(warmup, QUICK_WARMUP_SECONDS) : warmup;
         List<Engine[]> selected = selectedPairs();
         PeerLauncher launcher = new PeerLauncher(NrlBenchBinary.ensureBuilt(), jvmOptions);
         ProgressBar progress = new ProgressBar("norm", (long) sizes.length * selected.size());
