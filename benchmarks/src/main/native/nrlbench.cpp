@@ -25,7 +25,7 @@ const char* const USAGE =
     "  --report S (0.1 STAT interval)  --buffer BYTES (67108864 libnorm session buffer)\n"
     "  --socket-buffer BYTES (8388608 SO_SNDBUF/SO_RCVBUF asked of the kernel)\n"
     "send: --size BYTES (8192)  --rate BPS (2e9)  --segment BYTES (1400)  --block K (64)  --parity N (0)\n"
-    "      --grtt SEC (0.001 initial estimate)  --robust N (20 FLUSH repetitions)  --cache-count N (4096 objects)\n"
+    "      --grtt SEC (0.001 initial estimate)  --grtt-max SEC (10)  --robust N (20 FLUSH repetitions)  --cache-count N (4096 objects)\n"
     "recv: --rx-cache N (4096 objects pending per sender)\n";
 
 struct Options {
@@ -44,6 +44,7 @@ struct Options {
     int block = 64;
     int parity = 0;
     double grtt = 0.001;
+    double grttMax = 10.0;
     int robust = 20;
     unsigned long cacheCount = 4096;
     unsigned long rxCache = 4096;
@@ -96,6 +97,7 @@ Options parse(int argc, char** argv) {
         else if (n == "--block") o.block = (int)number(n, v);
         else if (n == "--parity") o.parity = (int)number(n, v);
         else if (n == "--grtt") o.grtt = number(n, v);
+        else if (n == "--grtt-max") o.grttMax = number(n, v);
         else if (n == "--robust") o.robust = (int)number(n, v);
         else if (n == "--cache-count") o.cacheCount = (unsigned long)number(n, v);
         else if (n == "--rx-cache") o.rxCache = (unsigned long)number(n, v);
@@ -145,6 +147,7 @@ int runSender(const Options& o) {
     NormInstanceHandle instance = NormCreateInstance();
     NormSessionHandle session = openSession(instance, o);
     NormSetTxRate(session, o.rate);
+    NormSetGrttMax(session, o.grttMax);
     NormSetGrttEstimate(session, o.grtt);
     NormSetTxRobustFactor(session, o.robust);
     // the cache bounds decide how many objects may be outstanding: room for the whole session buffer

@@ -53,6 +53,10 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
             + "receiver loses much of a 2 Gbit/s stream until its code is compiled). Default: ${DEFAULT-VALUE}.")
     double warmup;
 
+    @Option(names = "--runs", defaultValue = "1", description = "Runs of every pair, interleaved; the table shows "
+            + "the median run (by objects/s). On a shared machine, 3 or more. Default: ${DEFAULT-VALUE}.")
+    int runs;
+
     @Option(names = "--rate", defaultValue = "2000000000", description = "Both senders' rate, bit/s. Default: ${DEFAULT-VALUE}.")
     double rate;
 
@@ -98,29 +102,38 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
         double warm = quick ? Math.min(warmup, QUICK_WARMUP_SECONDS) : warmup;
         List<Engine[]> selected = selectedPairs();
         PeerLauncher launcher = new PeerLauncher(NrlBenchBinary.ensureBuilt(), jvmOptions);
-        ProgressBar progress = new ProgressBar("norm", (long) sizes.length * selected.size());
+        ProgressBar progress = new ProgressBar("norm", (long) sizes.length * selected.size() * runs);
         ResultTable table = new ResultTable("fjm2-norm vs NRL NORM, 1 sender -> 1 receiver, loopback multicast, "
                 + "segment " + segment + " B, block " + block + ", parity " + parity + ", rate "
                 + String.format("%.2g", rate) + " bit/s",
-                "object_bytes", "sender", "receiver", "objects_per_s", "MB_per_s", "aborted", "vs_nrl_nrl");
-        int port = 31000 + (int) (ProcessHandle.current().pid() % 500) * 8;
+                "object_bytes", "sender", "receiver", "objects_per_s", "MB_per_s", "aborted", "vs_nrl_nrl",
+                "runs_objects_per_s");
+        int port = 31000 + (int) (ProcessHandle.current().pid() % 500) * 64;
         List<double[]> mbps = new ArrayList<>();
         for (int p = 0; p < selected.size(); p++) {
             mbps.add(new double[sizes.length]);
         }
         for (int i = 0; i < sizes.length; i++) {
-            double baseline = 0;
+            List<List<PeerProcess.Rate>> perPair = new ArrayList<>();
+            for (int p = 0; p < selected.size(); p++) {
+                perPair.add(new ArrayList<>());
+            }
+            for (int run = 0; run < runs; run++) {
+                for (int p = 0; p < selected.size(); p++) {
+                    Engine[] pair = selected.get(p);
+                    PeerProcess.Rate r = measurePair(launcher, pair[0], pair[1], sizes[i], port++, warm, measure);
+                    perPair.get(p).add(r);
+                    progress.step(pair[0].label + " -> " + pair[1].label + ", " + sizes[i] + " B, run " + (run + 1)
+                            + ": " + String.format("%.0f objects/s", r.objectsPerSecond()));
+                }
+            }
+            double baseline = median(perPair.get(0)).objectsPerSecond();
             for (int p = 0; p < selected.size(); p++) {
                 Engine[] pair = selected.get(p);
-                PeerProcess.Rate r = measurePair(launcher, pair[0], pair[1], sizes[i], port++, warm, measure);
-                if (p == 0) {
-                    baseline = r.objectsPerSecond();
-                }
+                PeerProcess.Rate r = median(perPair.get(p));
                 table.row((long) sizes[i], pair[0].label, pair[1].label, r.objectsPerSecond(), r.megabytesPerSecond(),
-                        r.aborted(), baseline == 0 ? 0 : r.objectsPerSecond() / baseline);
+                        r.aborted(), baseline == 0 ? 0 : r.objectsPerSecond() / baseline, runsText(perPair.get(p)));
                 mbps.get(p)[i] = r.megabytesPerSecond();
-                progress.step(pair[0].label + " -> " + pair[1].label + ", " + sizes[i] + " B: "
-                        + String.format("%.0f objects/s", r.objectsPerSecond()));
             }
         }
         table.print(System.out);
@@ -166,6 +179,22 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
         }
     }
 
+    /** The run with the median objects/s (the lower middle one for an even count). */
+    static PeerProcess.Rate median(List<PeerProcess.Rate> rates) {
+        List<PeerProcess.Rate> sorted = new ArrayList<>(rates);
+        sorted.sort(java.util.Comparator.comparingDouble(PeerProcess.Rate::objectsPerSecond));
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    /** Every run's objects/s, e.g. "2780/6888/12490". */
+    private static String runsText(List<PeerProcess.Rate> rates) {
+        StringBuilder text = new StringBuilder();
+        for (PeerProcess.Rate r : rates) {
+            text.append(text.isEmpty() ? "" : "/").append(Math.round(r.objectsPerSecond()));
+        }
+        return text.toString();
+    }
+
     private List<Engine[]> selectedPairs() {
         List<String> wanted = Arrays.asList(pairs);
         List<Engine[]> selected = new ArrayList<>();
@@ -184,6 +213,9 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
         }
         if (seconds <= 0 || warmup < 0) {
             throw new IllegalArgumentException("--seconds must be positive and --warmup not negative");
+        }
+        if (runs < 1 || runs > 20) {
+            throw new IllegalArgumentException("--runs must be 1..20");
         }
         if (rate <= 0) {
             throw new IllegalArgumentException("--rate must be positive");
