@@ -2,6 +2,7 @@ package org.fjm2.bench;
 
 import org.fjm2.bench.scenario.FecRepairBenchmark;
 import org.fjm2.bench.scenario.NormEngineBenchmark;
+import org.fjm2.bench.scenario.NormVsNrlBenchmark;
 import org.fjm2.bench.scenario.TunnelWanBenchmark;
 import org.fjm2.bench.scenario.UdpBenchmark;
 import org.fjm2.bench.scenario.ThroughputBenchmark;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark scenarios: tables, CSV and PNG plots, ratios against baselines measured in the same run.",
         subcommands = {NormEngineBenchmark.class, TunnelWanBenchmark.class, FecRepairBenchmark.class,
-                UdpBenchmark.class, ThroughputBenchmark.class, LatencyBenchmark.class})
+                UdpBenchmark.class, ThroughputBenchmark.class, LatencyBenchmark.class, NormVsNrlBenchmark.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

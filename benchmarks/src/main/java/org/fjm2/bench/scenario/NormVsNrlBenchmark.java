@@ -1,0 +1,233 @@
+package org.fjm2.bench.scenario;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.fjm2.bench.norm.NrlBenchBinary;
+import org.fjm2.bench.norm.PeerLauncher;
+import org.fjm2.bench.norm.PeerLauncher.Engine;
+import org.fjm2.bench.norm.PeerProcess;
+import org.fjm2.bench.report.Plot;
+import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultTable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fjm2 bench norm}: fjm2-norm against NRL NORM (libnorm) on the same loopback multicast, in one run. For each
+ * object size, four pairs of separate processes: NRL -> NRL (the baseline), fjm2 -> fjm2, fjm2 -> NRL and
+ * NRL -> fjm2. Same segment size, block size and parity on both engines; both paced at {@code --rate}; each sender
+ * enqueues one object size as fast as its engine accepts. Objects/s and MB/s are counted at the receiver over a
+ * window after warm-up; the ratio is objects/s against the same size's NRL -> NRL pair.
+ */
+@Command(name = "norm", mixinStandardHelpOptions = true,
+        description = "fjm2-norm vs NRL NORM (libnorm peers): objects/s and MB/s at the receiver, same loopback, "
+                + "separate processes.")
+public final class NormVsNrlBenchmark implements Callable<Integer> {
+
+    /** The pairs measured per size, sender engine first; the first is the baseline. */
+    static final Engine[][] PAIRS = {
+        {Engine.NRL, Engine.NRL}, {Engine.FJM2, Engine.FJM2}, {Engine.FJM2, Engine.NRL}, {Engine.NRL, Engine.FJM2}};
+    /** Longest a peer may take to print READY (a JVM starting on a busy 2-core machine). */
+    static final long READY_TIMEOUT_MS = 20_000;
+    /** Seconds the peers keep running after the measured window ends (they are stopped right after it anyway). */
+    static final double PEER_SLACK_SECONDS = 3;
+    /** --quick: measured and warm-up seconds per pair (eight pairs stay under a minute). */
+    static final double QUICK_MEASURE_SECONDS = 2;
+    static final double QUICK_WARMUP_SECONDS = 2;
+    /** Sender node id; receivers use 2. */
+    static final int SENDER_NODE = 1;
+    static final int RECEIVER_NODE = 2;
+
+    @Option(names = "--sizes", split = ",", defaultValue = "8192,1048576",
+            description = "Object sizes in bytes. Default: ${DEFAULT-VALUE}.")
+    int[] sizes;
+
+    @Option(names = "--seconds", defaultValue = "6", description = "Measured seconds per pair. Default: ${DEFAULT-VALUE}.")
+    double seconds;
+
+    @Option(names = "--warmup", defaultValue = "3", description = "Warm-up seconds before measuring (a fresh JVM "
+            + "receiver loses much of a 2 Gbit/s stream until its code is compiled). Default: ${DEFAULT-VALUE}.")
+    double warmup;
+
+    @Option(names = "--runs", defaultValue = "1", description = "Runs of every pair, interleaved; the table shows "
+            + "the median run (by objects/s). On a shared machine, 3 or more. Default: ${DEFAULT-VALUE}.")
+    int runs;
+
+    @Option(names = "--rate", defaultValue = "2000000000", description = "Both senders' rate, bit/s. Default: ${DEFAULT-VALUE}.")
+    double rate;
+
+    @Option(names = "--segment", defaultValue = "1400", description = "Segment (payload) bytes. Default: ${DEFAULT-VALUE}.")
+    int segment;
+
+    @Option(names = "--block", defaultValue = "64", description = "Source segments per FEC block. Default: ${DEFAULT-VALUE}.")
+    int block;
+
+    @Option(names = "--parity", defaultValue = "0", description = "Parity segments per block. Default: ${DEFAULT-VALUE}.")
+    int parity;
+
+    @Option(names = "--pairs", split = ",", defaultValue = "all",
+            description = "Pairs to run: all, or any of nrl-nrl,fjm2-fjm2,fjm2-nrl,nrl-fjm2 (nrl-nrl always runs "
+                    + "as the baseline). Default: ${DEFAULT-VALUE}.")
+    String[] pairs;
+
+    @Option(names = "--jvm-opts", split = " ", description = "Extra options for the fjm2 peer JVMs (e.g. "
+            + "-XX:StartFlightRecording=duration=30s,filename=rx.jfr).")
+    List<String> jvmOptions = new ArrayList<>();
+
+    @Option(names = "--quick", description = "Short runs (under a minute in all).")
+    boolean quick;
+
+    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Option(names = "--group", defaultValue = "239.255.89.1", description = "Multicast group. Default: ${DEFAULT-VALUE}.")
+    String group;
+
+    @Option(names = "--interface", defaultValue = "lo", description = "Interface. Default: ${DEFAULT-VALUE}.")
+    String interfaceName;
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        String reason = NrlBenchBinary.unavailableReason();
+        if (reason != null) {
+            System.err.println("fjm2 bench norm: " + reason);
+            return 2;
+        }
+        double measure = quick ? Math.min(seconds, QUICK_MEASURE_SECONDS) : seconds;
+        double warm = quick ? Math.min(warmup, QUICK_WARMUP_SECONDS) : warmup;
+        List<Engine[]> selected = selectedPairs();
+        PeerLauncher launcher = new PeerLauncher(NrlBenchBinary.ensureBuilt(), jvmOptions);
+        ProgressBar progress = new ProgressBar("norm", (long) sizes.length * selected.size() * runs);
+        ResultTable table = new ResultTable("fjm2-norm vs NRL NORM, 1 sender -> 1 receiver, loopback multicast, "
+                + "segment " + segment + " B, block " + block + ", parity " + parity + ", rate "
+                + String.format("%.2g", rate) + " bit/s",
+                "object_bytes", "sender", "receiver", "objects_per_s", "MB_per_s", "aborted", "vs_nrl_nrl",
+                "runs_objects_per_s");
+        int port = 31000 + (int) (ProcessHandle.current().pid() % 500) * 64;
+        List<double[]> mbps = new ArrayList<>();
+        for (int p = 0; p < selected.size(); p++) {
+            mbps.add(new double[sizes.length]);
+        }
+        for (int i = 0; i < sizes.length; i++) {
+            List<List<PeerProcess.Rate>> perPair = new ArrayList<>();
+            for (int p = 0; p < selected.size(); p++) {
+                perPair.add(new ArrayList<>());
+            }
+            for (int run = 0; run < runs; run++) {
+                for (int p = 0; p < selected.size(); p++) {
+                    Engine[] pair = selected.get(p);
+                    PeerProcess.Rate r = measurePair(launcher, pair[0], pair[1], sizes[i], port++, warm, measure);
+                    perPair.get(p).add(r);
+                    progress.step(pair[0].label + " -> " + pair[1].label + ", " + sizes[i] + " B, run " + (run + 1)
+                            + ": " + String.format("%.0f objects/s", r.objectsPerSecond()));
+                }
+            }
+            double baseline = median(perPair.get(0)).objectsPerSecond();
+            for (int p = 0; p < selected.size(); p++) {
+                Engine[] pair = selected.get(p);
+                PeerProcess.Rate r = median(perPair.get(p));
+                table.row((long) sizes[i], pair[0].label, pair[1].label, r.objectsPerSecond(), r.megabytesPerSecond(),
+                        r.aborted(), baseline == 0 ? 0 : r.objectsPerSecond() / baseline, runsText(perPair.get(p)));
+                mbps.get(p)[i] = r.megabytesPerSecond();
+            }
+        }
+        table.print(System.out);
+        table.writeCsv(out.resolve("norm.csv"));
+        List<String> categories = new ArrayList<>();
+        for (int s : sizes) {
+            categories.add(s >= 1 << 20 ? (s >> 20) + " MB" : s >= 1024 ? (s >> 10) + " KB" : s + " B");
+        }
+        List<String> names = new ArrayList<>();
+        for (Engine[] pair : selected) {
+            names.add(pair[0].label + " -> " + pair[1].label);
+        }
+        Plot.bars(out.resolve("norm.png"), "fjm2-norm vs NRL NORM, receiver MB/s (loopback)", "object size", "MB/s",
+                categories, names, mbps);
+        System.out.println("wrote " + out.resolve("norm.csv") + " and " + out.resolve("norm.png"));
+        return 0;
+    }
+
+    private PeerProcess.Rate measurePair(PeerLauncher launcher, Engine senderEngine, Engine receiverEngine, int size,
+                                         int port, double warmupSeconds, double measureSeconds) throws Exception {
+        double lifetime = warmupSeconds + measureSeconds + PEER_SLACK_SECONDS;
+        List<String> common = List.of("--addr", group, "--port", Integer.toString(port), "--iface", interfaceName,
+                "--report", "0.1");
+        List<String> rxOptions = new ArrayList<>(common);
+        rxOptions.addAll(List.of("--id", Integer.toString(RECEIVER_NODE),
+                "--seconds", Double.toString(lifetime + READY_TIMEOUT_MS / 1000.0)));
+        List<String> txOptions = new ArrayList<>(common);
+        txOptions.addAll(List.of("--id", Integer.toString(SENDER_NODE), "--seconds", Double.toString(lifetime),
+                "--size", Integer.toString(size), "--rate", Double.toString(rate),
+                "--segment", Integer.toString(segment), "--block", Integer.toString(block),
+                "--parity", Integer.toString(parity)));
+        try (PeerProcess receiver = launcher.start(receiverEngine, "recv", rxOptions)) {
+            receiver.awaitReady(READY_TIMEOUT_MS);
+            try (PeerProcess sender = launcher.start(senderEngine, "send", txOptions)) {
+                sender.awaitReady(READY_TIMEOUT_MS);
+                Thread.sleep((long) (warmupSeconds * 1000));
+                double from = System.nanoTime() / 1e9;
+                Thread.sleep((long) (measureSeconds * 1000));
+                double to = System.nanoTime() / 1e9;
+                Thread.sleep(150); // the sample just after the window end has arrived
+                return receiver.rate(from, to);
+            }
+        }
+    }
+
+    /** The run with the median objects/s (the lower middle one for an even count). */
+    static PeerProcess.Rate median(List<PeerProcess.Rate> rates) {
+        List<PeerProcess.Rate> sorted = new ArrayList<>(rates);
+        sorted.sort(java.util.Comparator.comparingDouble(PeerProcess.Rate::objectsPerSecond));
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    /** Every run's objects/s, e.g. "2780/6888/12490". */
+    private static String runsText(List<PeerProcess.Rate> rates) {
+        StringBuilder text = new StringBuilder();
+        for (PeerProcess.Rate r : rates) {
+            text.append(text.isEmpty() ? "" : "/").append(Math.round(r.objectsPerSecond()));
+        }
+        return text.toString();
+    }
+
+    private List<Engine[]> selectedPairs() {
+        List<String> wanted = Arrays.asList(pairs);
+        List<Engine[]> selected = new ArrayList<>();
+        for (Engine[] pair : PAIRS) {
+            String name = pair[0].label.toLowerCase() + "-" + pair[1].label.toLowerCase();
+            if (selected.isEmpty() || wanted.contains("all") || wanted.contains(name)) {
+                selected.add(pair);
+            }
+        }
+        return selected;
+    }
+
+    private void validate() {
+        if (sizes.length == 0 || Arrays.stream(sizes).anyMatch(s -> s < 1 || s > 64 << 20)) {
+            throw new IllegalArgumentException("--sizes must be 1 .. 67108864 bytes");
+        }
+        if (seconds <= 0 || warmup < 0) {
+            throw new IllegalArgumentException("--seconds must be positive and --warmup not negative");
+        }
+        if (runs < 1 || runs > 20) {
+            throw new IllegalArgumentException("--runs must be 1..20");
+        }
+        if (rate <= 0) {
+            throw new IllegalArgumentException("--rate must be positive");
+        }
+        if (segment < 64 || segment > 8192 || block < 1 || block > 255 || parity < 0 || block + parity > 255) {
+            throw new IllegalArgumentException("need --segment 64..8192, --block 1..255, --parity >= 0, "
+                    + "block + parity <= 255");
+        }
+        for (String p : pairs) {
+            if (!List.of("all", "nrl-nrl", "fjm2-fjm2", "fjm2-nrl", "nrl-fjm2").contains(p)) {
+                throw new IllegalArgumentException("unknown pair " + p);
+            }
+        }
+    }
+}

@@ -1,0 +1,233 @@
+// nrlbench: NRL NORM (libnorm) throughput peer for `fjm2 bench norm`. A sender enqueues data objects of one size as
+// fast as libnorm accepts them; a receiver counts completed objects. Both print, every --report seconds,
+//   STAT t=<monotonic seconds> objects=<count> bytes=<count> aborted=<count>
+// on stdout (plus READY at start and DONE at the end), which the Java driver turns into rates over a window.
+// The Java twin of this protocol is org.fjm2.bench.norm.Fjm2BenchPeer; keep the two in step.
+//
+// normApi.h does not compile as C (C++ references and default arguments), hence C++.
+
+#include <normApi.h>
+
+#include <sys/select.h>
+#include <time.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* const USAGE =
+    "usage: nrlbench send|recv [options]\n"
+    "  --addr GROUP (239.255.89.1)  --port P (6003)  --iface IF (lo)  --id NODEID (1)  --seconds S (10, then exit)\n"
+    "  --report S (0.1 STAT interval)  --buffer BYTES (67108864 libnorm session buffer)\n"
+    "  --socket-buffer BYTES (8388608 SO_SNDBUF/SO_RCVBUF asked of the kernel)\n"
+    "send: --size BYTES (8192)  --rate BPS (2e9)  --segment BYTES (1400)  --block K (64)  --parity N (0)\n"
+    "      --grtt SEC (0.001 initial estimate)  --grtt-max SEC (10)  --robust N (20 FLUSH repetitions)  --cache-count N (4096 objects)\n"
+    "recv: --rx-cache N (4096 objects pending per sender)\n";
+
+struct Options {
+    bool send = false;
+    std::string addr = "239.255.89.1";
+    int port = 6003;
+    std::string iface = "lo";
+    unsigned long id = 1;
+    double seconds = 10.0;
+    double report = 0.1;
+    unsigned long buffer = 64UL * 1024 * 1024;
+    unsigned long socketBuffer = 8UL * 1024 * 1024;
+    unsigned long size = 8192;
+    double rate = 2e9;
+    int segment = 1400;
+    int block = 64;
+    int parity = 0;
+    double grtt = 0.001;
+    double grttMax = 10.0;
+    int robust = 20;
+    unsigned long cacheCount = 4096;
+    unsigned long rxCache = 4096;
+};
+
+[[noreturn]] void fail(const std::string& why, int code) {
+    std::printf("ERROR reason=%s\n", why.c_str());
+    std::fflush(stdout);
+    std::fprintf(stderr, "nrlbench: %s\n", why.c_str());
+    std::exit(code);
+}
+
+double now() {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double number(const std::string& option, const char* value) {
+    char* end = nullptr;
+    double v = std::strtod(value, &end);
+    if (end == value || *end != '\0' || v < 0) fail("bad value for " + option + ": " + value, 2);
+    return v;
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+        std::fputs(USAGE, argc < 2 ? stderr : stdout);
+        std::exit(argc < 2 ? 2 : 0);
+    }
+    std::string role = argv[1];
+    if (role != "send" && role != "recv") fail("first argument must be send or recv, not " + role, 2);
+    o.send = role == "send";
+    for (int i = 2; i < argc; i++) {
+        std::string n = argv[i];
+        if (i + 1 >= argc) fail("missing value after " + n, 2);
+        const char* v = argv[++i];
+        if (n == "--addr") o.addr = v;
+        else if (n == "--port") o.port = (int)number(n, v);
+        else if (n == "--iface") o.iface = v;
+        else if (n == "--id") o.id = (unsigned long)number(n, v);
+        else if (n == "--seconds") o.seconds = number(n, v);
+        else if (n == "--report") o.report = number(n, v);
+        else if (n == "--buffer") o.buffer = (unsigned long)number(n, v);
+        else if (n == "--socket-buffer") o.socketBuffer = (unsigned long)number(n, v);
+        else if (n == "--size") o.size = (unsigned long)number(n, v);
+        else if (n == "--rate") o.rate = number(n, v);
+        else if (n == "--segment") o.segment = (int)number(n, v);
+        else if (n == "--block") o.block = (int)number(n, v);
+        else if (n == "--parity") o.parity = (int)number(n, v);
+        else if (n == "--grtt") o.grtt = number(n, v);
+        else if (n == "--grtt-max") o.grttMax = number(n, v);
+        else if (n == "--robust") o.robust = (int)number(n, v);
+        else if (n == "--cache-count") o.cacheCount = (unsigned long)number(n, v);
+        else if (n == "--rx-cache") o.rxCache = (unsigned long)number(n, v);
+        else fail("unknown option " + n + " (see --help)", 2);
+    }
+    if (o.size < 1) fail("--size must be at least 1", 2);
+    if (o.report <= 0) fail("--report must be positive", 2);
+    return o;
+}
+
+// Waits up to `seconds` for the next libnorm event; false on timeout.
+bool nextEvent(NormInstanceHandle instance, NormEvent& e, double seconds) {
+    int fd = NormGetDescriptor(instance);
+    fd_set readable;
+    FD_ZERO(&readable);
+    FD_SET(fd, &readable);
+    if (seconds < 0) seconds = 0;
+    struct timeval tv;
+    tv.tv_sec = (long)seconds;
+    tv.tv_usec = (long)((seconds - (double)tv.tv_sec) * 1e6);
+    if (select(fd + 1, &readable, nullptr, nullptr, &tv) <= 0) return false;
+    return NormGetNextEvent(instance, &e, false);
+}
+
+NormSessionHandle openSession(NormInstanceHandle instance, const Options& o) {
+    NormSessionHandle session = NormCreateSession(instance, o.addr.c_str(), (UINT16)o.port, (NormNodeId)o.id);
+    if (session == NORM_SESSION_INVALID) fail("NormCreateSession failed for " + o.addr, 1);
+    NormSetRxPortReuse(session, true, o.addr.c_str());  // several peers on one host: bind to the group
+    if (!NormSetMulticastInterface(session, o.iface.c_str())) fail("cannot use interface " + o.iface, 1);
+    NormSetMulticastLoopback(session, true);
+    NormSetTTL(session, 1);
+    return session;
+}
+
+struct Counts {
+    unsigned long objects = 0;
+    unsigned long long bytes = 0;
+    unsigned long aborted = 0;
+};
+
+void stat(const Counts& c) {
+    std::printf("STAT t=%.6f objects=%lu bytes=%llu aborted=%lu\n", now(), c.objects, c.bytes, c.aborted);
+    std::fflush(stdout);
+}
+
+int runSender(const Options& o) {
+    NormInstanceHandle instance = NormCreateInstance();
+    NormSessionHandle session = openSession(instance, o);
+    NormSetTxRate(session, o.rate);
+    NormSetGrttMax(session, o.grttMax);
+    NormSetGrttEstimate(session, o.grtt);
+    NormSetTxRobustFactor(session, o.robust);
+    // the cache bounds decide how many objects may be outstanding: room for the whole session buffer
+    NormSetTxCacheBounds(session, (NormSize)o.buffer, (UINT32)o.cacheCount, (UINT32)o.cacheCount);
+    if (!NormStartSender(session, (NormSessionId)1, (UINT32)o.buffer, (UINT16)o.segment, (UINT16)o.block,
+                         (UINT16)o.parity)) {
+        fail("NormStartSender failed (segment/block/parity rejected?)", 1);
+    }
+    if (!NormSetTxSocketBuffer(session, (unsigned int)o.socketBuffer)) std::printf("WARN reason=tx-socket-buffer\n");
+    // every object carries the same bytes: libnorm does not copy, so one buffer serves them all
+    std::vector<char> content(o.size);
+    for (unsigned long i = 0; i < o.size; i++) content[i] = (char)(i * 31 + 7);
+    std::printf("READY role=send node=%lu\n", o.id);
+    std::fflush(stdout);
+
+    Counts enqueued;
+    double start = now();
+    double nextReport = start + o.report;
+    while (true) {
+        while (NormDataEnqueue(session, content.data(), (UINT32)o.size) != NORM_OBJECT_INVALID) {
+            enqueued.objects++;
+            enqueued.bytes += o.size;
+        }
+        double t = now();
+        if (t >= nextReport) {
+            stat(enqueued);
+            nextReport += o.report;
+        }
+        if (t - start >= o.seconds) break;
+        NormEvent e;
+        nextEvent(instance, e, nextReport - t);  // TX_QUEUE_VACANCY (or any event) lets us enqueue again
+    }
+    std::printf("DONE role=send objects=%lu\n", enqueued.objects);
+    std::fflush(stdout);
+    NormStopSender(session);
+    NormDestroySession(session);
+    NormDestroyInstance(instance);
+    return 0;
+}
+
+int runReceiver(const Options& o) {
+    NormInstanceHandle instance = NormCreateInstance();
+    NormSessionHandle session = openSession(instance, o);
+    NormSetDefaultSyncPolicy(session, NORM_SYNC_CURRENT);
+    NormSetRxCacheLimit(session, (unsigned short)(o.rxCache > 65535 ? 65535 : o.rxCache));
+    if (!NormStartReceiver(session, (UINT32)o.buffer)) fail("NormStartReceiver failed", 1);
+    if (!NormSetRxSocketBuffer(session, (unsigned int)o.socketBuffer)) std::printf("WARN reason=rx-socket-buffer\n");
+    std::printf("READY role=recv node=%lu\n", o.id);
+    std::fflush(stdout);
+
+    Counts received;
+    double start = now();
+    double nextReport = start + o.report;
+    while (true) {
+        double t = now();
+        if (t >= nextReport) {
+            stat(received);
+            nextReport += o.report;
+        }
+        if (t - start >= o.seconds) break;
+        NormEvent e;
+        if (!nextEvent(instance, e, nextReport - t)) continue;
+        if (e.type == NORM_RX_OBJECT_COMPLETED) {
+            received.objects++;
+            received.bytes += (unsigned long long)NormObjectGetSize(e.object);
+        } else if (e.type == NORM_RX_OBJECT_ABORTED) {
+            received.aborted++;
+        }
+    }
+    std::printf("DONE role=recv objects=%lu aborted=%lu\n", received.objects, received.aborted);
+    std::fflush(stdout);
+    NormStopReceiver(session);
+    NormDestroySession(session);
+    NormDestroyInstance(instance);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o = parse(argc, argv);
+    return o.send ? runSender(o) : runReceiver(o);
+}
