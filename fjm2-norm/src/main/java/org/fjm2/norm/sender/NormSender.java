@@ -384,7 +384,8 @@ public final class NormSender {
 
     /**
      * Starts a watermark round when one is needed and none runs: a user's acknowledgement request whose object has
-     * been sent, or (flow control) room is needed and tracked receivers have not acknowledged the oldest object.
+     * been sent, or (flow control) room is needed, or soon will be, and tracked receivers have not acknowledged the
+     * oldest object.
      */
     private void maybeStartRound(long now) {
         if (acks.roundActive()) {
@@ -397,7 +398,9 @@ public final class NormSender {
                 return;
             }
         }
-        if (acks.hasReceivers() && eviction.needsRoom() && window.count() > 0 && !acks.acknowledged(window.oldestId())) {
+        // Asking once the cache is half full (not only when full) overlaps the round trip with sending the other half.
+        boolean wantRoom = eviction.needsRoom() || admission.isBacklogged();
+        if (acks.hasReceivers() && wantRoom && window.count() > 0 && !acks.acknowledged(window.oldestId())) {
             TxObject newestSent = window.newestSent();
             if (newestSent != null) {
                 startRound(newestSent.objectId, now);
