@@ -48,6 +48,8 @@ public final class NormSender {
     private final NormConfig config;
     private final int instanceId;
     private final TxAdmission admission;
+    /** Set by the event loop: the cache is filling with unacknowledged data (read by batching producers). */
+    private volatile boolean awaitingAcknowledgement;
     private final TxQueues queues = new TxQueues(PRIORITIES);
     private final AtomicLong nextTicket = new AtomicLong();
     private final Queue<int[]> ackRequests = PlatformDependent.newMpscQueue();
@@ -155,11 +157,12 @@ public final class NormSender {
 
     /**
      * Whether the sender has a backlog: objects wait to be sent, an application thread waits for room, or the
-     * cache is more than half full of unacknowledged data. Producers that batch small messages keep batching while
+     * cache is more than half full and its oldest object is not yet acknowledged (a cache full of acknowledged
+     * objects only waiting for eviction is no backlog: a steady low-rate stream must not batch, or it pays latency). Producers that batch small messages keep batching while
      * this holds (so that under load objects grow large instead of numerous). Any thread.
      */
     public boolean isBacklogged() {
-        return queues.size() > 0 || admission.isBacklogged();
+        return queues.size() > 0 || admission.hasWaiters() || awaitingAcknowledgement;
     }
 
     /** Ticket the next enqueued object will get. */
@@ -388,6 +391,10 @@ public final class NormSender {
      * oldest object.
      */
     private void maybeStartRound(long now) {
+        // Asking once the cache is half full (not only when full) overlaps the round trip with sending the other half.
+        boolean wantRoom = eviction.needsRoom() || admission.isBacklogged();
+        boolean unacknowledged = acks.hasReceivers() && window.count() > 0 && !acks.acknowledged(window.oldestId());
+        awaitingAcknowledgement = wantRoom && unacknowledged;
         if (acks.roundActive()) {
             return;
         }
@@ -398,9 +405,7 @@ public final class NormSender {
                 return;
             }
         }
-        // Asking once the cache is half full (not only when full) overlaps the round trip with sending the other half.
-        boolean wantRoom = eviction.needsRoom() || admission.isBacklogged();
-        if (acks.hasReceivers() && wantRoom && window.count() > 0 && !acks.acknowledged(window.oldestId())) {
+        if (wantRoom && unacknowledged) {
             TxObject newestSent = window.newestSent();
             if (newestSent != null) {
                 startRound(newestSent.objectId, now);
