@@ -1,6 +1,7 @@
 package org.fjm2.bench;
 
 import org.fjm2.bench.scenario.FecRepairBenchmark;
+import org.fjm2.bench.scenario.LossyLinkBenchmark;
 import org.fjm2.bench.scenario.NormEngineBenchmark;
 import org.fjm2.bench.scenario.TunnelWanBenchmark;
 import picocli.CommandLine;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark scenarios: tables, CSV and PNG plots, ratios against baselines measured in the same run.",
-        subcommands = {NormEngineBenchmark.class, TunnelWanBenchmark.class, FecRepairBenchmark.class})
+        subcommands = {NormEngineBenchmark.class, TunnelWanBenchmark.class, FecRepairBenchmark.class,
+                LossyLinkBenchmark.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec
