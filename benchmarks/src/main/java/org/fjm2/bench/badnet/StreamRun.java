@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.fjm2.bench.artemis.EmbeddedArtemis;
+import org.fjm2.testkit.linkem.LinkProfile;
 import org.fjm2.testkit.linkem.LinkStats;
 
 /**
@@ -34,6 +36,25 @@ public final class StreamRun {
      */
     public record Result(EmulatedPath.Kind kind, SequenceReceiver.Summary summary, long publishNanos,
                          long completionNanos, boolean caughtUp, LinkStats link) {
+    }
+
+    /**
+     * Opens one fresh path per kind over {@code profile} (kind i's link seeded with {@code seed + i}), runs the same
+     * paced or unpaced stream over all of them at once, closes them and returns the results in the kinds' order.
+     */
+    public static List<Result> runOverFreshPaths(List<EmulatedPath.Kind> kinds, LinkProfile profile, long seed,
+                                                 EmulatedPath.Settings settings, EmbeddedArtemis broker,
+                                                 StreamPublisher publisher, int count, Duration tailWait)
+            throws Exception {
+        List<EmulatedPath> paths = new ArrayList<>();
+        try {
+            for (int i = 0; i < kinds.size(); i++) {
+                paths.add(EmulatedPath.open(kinds.get(i), profile, seed + i, settings, broker));
+            }
+            return runSideBySide(paths, publisher, count, tailWait);
+        } finally {
+            paths.forEach(EmulatedPath::close);
+        }
     }
 
     /**
