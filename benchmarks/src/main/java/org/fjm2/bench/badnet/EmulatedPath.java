@@ -3,6 +3,7 @@ package org.fjm2.bench.badnet;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import java.io.IOException;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -71,9 +72,8 @@ public final class EmulatedPath implements AutoCloseable {
     public record Settings(long fjm2RateBitsPerSecond, double grttSeconds, long tunnelRateBitsPerSecond) {
     }
 
-    /** First multicast group octet pair and UDP port of the paths; each path takes two groups and two ports. */
+    /** Multicast groups of the paths (each takes two); their UDP ports are free ephemeral ports. */
     static final String GROUP_PREFIX = "239.255.91.";
-    static final int PORT_BASE = 33000;
 
     private static final TunnelKey KEY = TunnelKey.of("badnet benchmark key, not secret"
             .getBytes(StandardCharsets.UTF_8));
@@ -105,17 +105,16 @@ public final class EmulatedPath implements AutoCloseable {
                                     EmbeddedArtemis broker) throws Exception {
         int n = NEXT.getAndIncrement() % 120;
         String topic = "badnet." + n + "." + kind.name().toLowerCase(Locale.ROOT);
+        // Ports free at this moment: another run on the host (same groups, maybe) cannot share them.
+        String a = GROUP_PREFIX + (2 * n) + ":" + freeUdpPort();
+        String b = GROUP_PREFIX + (2 * n + 1) + ":" + freeUdpPort();
         switch (kind) {
             case FJM2_END_TO_END -> {
-                String a = GROUP_PREFIX + (2 * n) + ":" + (PORT_BASE + 2 * n);
-                String b = GROUP_PREFIX + (2 * n + 1) + ":" + (PORT_BASE + 2 * n + 1);
                 LinkEmulator link = LinkEmulator.multicastBridge(MulticastSide.of(a, "lo"), MulticastSide.of(b, "lo"))
                         .both(profile).seed(seed).name("path-" + n).start();
                 return new EmulatedPath(kind, topic, fjm2(a, settings), fjm2(b, settings), link, List.of(link));
             }
             case FJM2_TUNNEL -> {
-                String a = GROUP_PREFIX + (2 * n) + ":" + (PORT_BASE + 2 * n);
-                String b = GROUP_PREFIX + (2 * n + 1) + ":" + (PORT_BASE + 2 * n + 1);
                 TunnelDaemon da = tunnel(a, "badnet-a-" + n, settings, false);
                 TunnelDaemon db = tunnel(b, "badnet-b-" + n, settings, true);
                 LinkEmulator link = LinkEmulator.udpRelay(new InetSocketAddress("127.0.0.1", 0),
@@ -148,6 +147,12 @@ public final class EmulatedPath implements AutoCloseable {
             port = s.getLocalPort();
         }
         return EmbeddedArtemis.start(port);
+    }
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     private static ConnectionFactory fjm2(String groupAndPort, Settings settings) throws JMSException {

@@ -73,16 +73,12 @@ public final class FlapBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<int[]> cells = new ArrayList<>();
+        List<int[]> cells;
         if (common.quick) {
-            cells.addAll(List.of(QUICK_CELLS));
+            cells = List.of(QUICK_CELLS);
             durationSeconds = Math.min(durationSeconds, QUICK_DURATION_SECONDS);
         } else {
-            for (int rate : rates) {
-                for (int size : sizes) {
-                    cells.add(new int[] {rate, size});
-                }
-            }
+            cells = BadNetOptions.cells(rates, sizes);
         }
         validate();
         System.out.println("flap: seed " + common.seed);
@@ -127,18 +123,11 @@ public final class FlapBenchmark implements Callable<Integer> {
                         results.get(0).summary().received(), count, results.get(1).summary().received(), count));
             }
         }
-        table.print(System.out);
-        table.writeCsv(common.out.resolve("flap.csv"));
         Plot.bars(common.out.resolve("flap.png"), String.format(Locale.ROOT,
                         "Longest gap between messages, link up %d s / down %d s, %.1f%% loss", upSeconds, downSeconds,
                         loss * 100), "cell", "max inter-message delay, ms", categories,
                 kinds.stream().map(Kind::label).toList(), maxGaps);
-        System.out.println("wrote " + common.out.resolve("flap.csv") + " and " + common.out.resolve("flap.png"));
-        if (silent > 0) {
-            System.out.println("FJM2 LOST " + silent + " MESSAGES WITHOUT REPORTING THEM");
-            return 3;
-        }
-        return 0;
+        return common.finish("flap", table, silent);
     }
 
     private void validate() {

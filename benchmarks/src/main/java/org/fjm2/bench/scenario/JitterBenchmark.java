@@ -73,17 +73,13 @@ public final class JitterBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<int[]> cells = new ArrayList<>();
+        List<int[]> cells;
         if (common.quick) {
-            cells.addAll(List.of(QUICK_CELLS));
+            cells = List.of(QUICK_CELLS);
             durationSeconds = Math.min(durationSeconds, QUICK_DURATION_SECONDS);
             upSeconds = Math.min(upSeconds, QUICK_UP_SECONDS);
         } else {
-            for (int period : periods) {
-                for (int size : sizes) {
-                    cells.add(new int[] {period, size});
-                }
-            }
+            cells = BadNetOptions.cells(periods, sizes);
         }
         validate(cells);
         System.out.println("jitter: seed " + common.seed);
@@ -136,8 +132,6 @@ public final class JitterBenchmark implements Callable<Integer> {
                         count));
             }
         }
-        table.print(System.out);
-        table.writeCsv(common.out.resolve("jitter.csv"));
         List<String> series = new ArrayList<>();
         for (Kind k : kinds) {
             series.add(k.label() + " p99");
@@ -146,12 +140,7 @@ public final class JitterBenchmark implements Callable<Integer> {
         Plot.bars(common.out.resolve("jitter.png"), String.format(Locale.ROOT,
                         "Jitter J_n of a periodic producer, %d s outages every %d s", outageSeconds,
                         upSeconds + outageSeconds), "cell (period, size)", "J, ms", categories, series, plotted);
-        System.out.println("wrote " + common.out.resolve("jitter.csv") + " and " + common.out.resolve("jitter.png"));
-        if (silent > 0) {
-            System.out.println("FJM2 LOST " + silent + " MESSAGES WITHOUT REPORTING THEM");
-            return 3;
-        }
-        return 0;
+        return common.finish("jitter", table, silent);
     }
 
     private void validate(List<int[]> cells) {

@@ -37,7 +37,7 @@ public final class LossyLinkBenchmark implements Callable<Integer> {
     static final String DEFAULT_LOSSES = "0.001,0.005,0.01,0.02,0.05";
     static final String QUICK_LOSSES = "0.005,0.05";
     /** Messages per cell in --quick mode. */
-    static final int QUICK_MESSAGES = 2000;
+    static final int QUICK_MESSAGES = 1000;
 
     @Mixin
     BadNetOptions common;
@@ -120,20 +120,12 @@ public final class LossyLinkBenchmark implements Callable<Integer> {
                 }
             }
         }
-        table.print(System.out);
-        table.writeCsv(common.out.resolve("lossy-link.csv"));
         List<String> categories = Arrays.stream(losses).mapToObj(x -> String.format(Locale.ROOT, "%.1f%%", x * 100))
                 .toList();
         Plot.bars(common.out.resolve("lossy-link.png"), String.format(Locale.ROOT,
                         "Goodput over %.0f Mbit/s, %d ms one-way, by loss rate", linkRate / 1e6, delayMillis),
                 "loss each way", "MB/s", categories, Arrays.stream(kinds).map(Kind::label).toList(), goodput);
-        System.out.println("wrote " + common.out.resolve("lossy-link.csv") + " and "
-                + common.out.resolve("lossy-link.png"));
-        if (silent > 0) {
-            System.out.println("FJM2 LOST " + silent + " MESSAGES WITHOUT REPORTING THEM");
-            return 3;
-        }
-        return 0;
+        return common.finish("lossy-link", table, silent);
     }
 
     private static double msgsPerSecond(StreamRun.Result r) {
