@@ -62,12 +62,6 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     // Watermark to acknowledge.
     private boolean ackPending;
-    /**
-     * Set while the release point is still before the first object heard ({@link #lookbackEnd}): objects the
-     * sender squelches there are skipped without a loss report, as they may predate this receiver.
-     */
-    private boolean lookingBack;
-    private int lookbackEnd;
     private int ackObjectId;
     private long ackBlock;
     private int ackSymbol;
@@ -141,9 +135,8 @@ public final class RemoteSender implements RemoteSenderInfo {
     public void onObjectMessage(ObjectMessageFlyweight msg, InetSocketAddress from) {
         heard(msg.grtt(), msg.backoff(), msg.gsize(), from);
         int objectId = msg.objectId();
-        boolean firstContact = !window.isSynced();
-        if (firstContact) {
-            syncOnFirstContact(objectId, objectId);
+        if (!window.isSynced()) {
+            window.syncTo(objectId);
         }
         int age = (objectId - window.nextReleaseId()) & 0xFFFF;
         if (age >= 0x8000) {
@@ -187,21 +180,6 @@ public final class RemoteSender implements RemoteSenderInfo {
             ctx.counters().increment(Counter.OBJECTS_RECEIVED);
             window.release();
         }
-        if (firstContact && lookingBack) {
-            startRepairCycle();     // ask for the objects before the first one heard
-        }
-    }
-
-    /**
-     * Met this sender mid-stream (its start announcement never reached us, e.g. an outage covered it): sync a
-     * bounded number of objects before the first one heard, {@code firstHeard}, so that what the sender still
-     * holds is repaired; objects from {@code silentUntil} on are expected for sure.
-     */
-    private void syncOnFirstContact(int firstHeard, int silentUntil) {
-        int lookback = config.syncLookbackObjects();
-        window.syncTo((firstHeard - lookback) & 0xFFFF);
-        lookingBack = lookback > 0;
-        lookbackEnd = silentUntil;
     }
 
     // ---- commands ------------------------------------------------------------------------------------------------
@@ -235,12 +213,11 @@ public final class RemoteSender implements RemoteSenderInfo {
         long block = cmd.blockNumber(m);
         int symbol = cmd.symbolId(m);
         if (!window.isSynced()) {
-            // Nothing heard yet: the flush names the sender's newest object; ask for it and what came before.
-            if (listsUs(cmd)) {
-                window.syncTo(objectId);
-            } else {
-                syncOnFirstContact(objectId, objectId);
+            // Nothing heard yet: a flush alone gives no data to sync to, unless we are asked to acknowledge.
+            if (!listsUs(cmd)) {
+                return;
             }
+            window.syncTo(objectId);
         }
         int age = (objectId - window.nextReleaseId()) & 0xFFFF;
         if (age >= 0x8000) {
@@ -280,9 +257,6 @@ public final class RemoteSender implements RemoteSenderInfo {
             return;
         }
         int squelchId = cmd.objectId();
-        if (lookingBack && ((lookbackEnd - window.nextReleaseId()) & 0xFFFF) >= 0x8000) {
-            lookingBack = false;    // released past the first object heard: the look back is over
-        }
         int age = (squelchId - window.nextReleaseId()) & 0xFFFF;
         int invalid = cmd.invalidObjectCount();
         for (int i = 0; i < invalid; i++) {
@@ -290,13 +264,6 @@ public final class RemoteSender implements RemoteSenderInfo {
             if (o != null) {
                 window.abandon(o, LossReason.SQUELCHED);
             }
-        }
-        if (age > 0 && age < 0x8000 && lookingBack) {
-            // Objects before the first one heard that the sender no longer has: they may predate this receiver.
-            int skipUntil = ((squelchId - lookbackEnd) & 0xFFFF) < 0x8000 ? lookbackEnd : squelchId;
-            window.skipUntil(skipUntil);
-            lookingBack = false;
-            age = (squelchId - window.nextReleaseId()) & 0xFFFF;
         }
         if (age > 0 && age < 0x8000) {
             LOG.info("{}: squelched, objects {}..{} are no longer available", this, window.nextReleaseId(),

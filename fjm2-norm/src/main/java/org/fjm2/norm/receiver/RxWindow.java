@@ -161,17 +161,6 @@ final class RxWindow {
         release();
     }
 
-    /**
-     * Moves the release point up to (excluding) {@code untilId} over objects never heard, without reporting them:
-     * they were only looked back for. Objects heard on the way are released as {@link #loseUntil} would.
-     */
-    void skipUntil(int untilId) {
-        while (isAhead(untilId, nextReleaseId) && slot(nextReleaseId) == null) {
-            nextReleaseId = (nextReleaseId + 1) & 0xFFFF;
-        }
-        loseUntil(untilId, LossReason.SQUELCHED);
-    }
-
     /** Reports lost every object id from the release point up to (excluding) {@code untilId}. */
     void loseUntil(int untilId, LossReason reason) {
         // Releasing may run past untilId (complete objects after a lost one go too), so compare by distance.

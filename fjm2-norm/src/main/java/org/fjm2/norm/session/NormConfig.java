@@ -90,14 +90,6 @@ public final class NormConfig {
      * cache size in objects, or a receiver gives up objects the sender could still repair.
      */
     public static final int DEFAULT_RX_WINDOW_OBJECTS = 8192;
-    /**
-     * Objects before the first one a receiver hears from a new remote sender that it still asks for (the sender
-     * repairs those it holds and squelches the rest, which are then skipped without a loss report, since they may
-     * predate this receiver). Without it, a receiver whose outage covered a sender's start (and its start
-     * announcement) would sync to the first object it hears and skip the earlier ones in silence. 0: sync to the
-     * first object heard.
-     */
-    public static final int DEFAULT_SYNC_LOOKBACK_OBJECTS = 256;
     /** A remote sender silent this long is gone: its incomplete objects are reported lost and its state freed. */
     public static final Duration DEFAULT_SENDER_TIMEOUT = Duration.ofSeconds(10);
 
@@ -133,7 +125,6 @@ public final class NormConfig {
     private final Duration probeIntervalMax;
     private final long rxBufferBytes;
     private final int rxWindowObjects;
-    private final int syncLookbackObjects;
     private final Duration senderTimeout;
     private final boolean silentReceiver;
     private final LossInjector rxLoss;
@@ -174,7 +165,6 @@ public final class NormConfig {
         this.probeIntervalMax = b.probeIntervalMax;
         this.rxBufferBytes = b.rxBufferBytes;
         this.rxWindowObjects = b.rxWindowObjects;
-        this.syncLookbackObjects = b.syncLookbackObjects;
         this.senderTimeout = b.senderTimeout;
         this.silentReceiver = b.silentReceiver;
         this.rxLoss = b.rxLoss;
@@ -220,7 +210,6 @@ public final class NormConfig {
         b.probeIntervalMax = probeIntervalMax;
         b.rxBufferBytes = rxBufferBytes;
         b.rxWindowObjects = rxWindowObjects;
-        b.syncLookbackObjects = syncLookbackObjects;
         b.senderTimeout = senderTimeout;
         b.silentReceiver = silentReceiver;
         b.rxLoss = rxLoss;
@@ -269,8 +258,6 @@ public final class NormConfig {
     public Duration probeIntervalMax() { return probeIntervalMax; }
     public long rxBufferBytes() { return rxBufferBytes; }
     public int rxWindowObjects() { return rxWindowObjects; }
-    /** Objects before the first one heard from a new sender that a receiver still asks for. */
-    public int syncLookbackObjects() { return syncLookbackObjects; }
     public Duration senderTimeout() { return senderTimeout; }
     /** A silent receiver never sends NACKs or ACKs (it takes what FEC and others' repairs give it). */
     public boolean silentReceiver() { return silentReceiver; }
@@ -323,7 +310,6 @@ public final class NormConfig {
         private Duration probeIntervalMax = DEFAULT_PROBE_INTERVAL_MAX;
         private long rxBufferBytes = DEFAULT_RX_BUFFER_BYTES;
         private int rxWindowObjects = DEFAULT_RX_WINDOW_OBJECTS;
-        private int syncLookbackObjects = DEFAULT_SYNC_LOOKBACK_OBJECTS;
         private Duration senderTimeout = DEFAULT_SENDER_TIMEOUT;
         private boolean silentReceiver;
         private LossInjector rxLoss = LossInjector.NONE;
@@ -373,7 +359,6 @@ public final class NormConfig {
         public Builder probeIntervalMax(Duration v) { this.probeIntervalMax = v; return this; }
         public Builder rxBufferBytes(long v) { this.rxBufferBytes = v; return this; }
         public Builder rxWindowObjects(int v) { this.rxWindowObjects = v; return this; }
-        public Builder syncLookbackObjects(int v) { this.syncLookbackObjects = v; return this; }
         public Builder senderTimeout(Duration v) { this.senderTimeout = v; return this; }
         public Builder silentReceiver(boolean v) { this.silentReceiver = v; return this; }
         public Builder rxLoss(LossInjector v) { this.rxLoss = v == null ? LossInjector.NONE : v; return this; }
@@ -426,8 +411,6 @@ public final class NormConfig {
                     "probeIntervalMin", "must be positive and <= probeIntervalMax");
             require(rxBufferBytes >= maxObjectSize, "rxBufferBytes", "must be >= maxObjectSize");
             require(rxWindowObjects >= 2 && rxWindowObjects <= 16384, "rxWindowObjects", "must be 2..16384");
-            require(syncLookbackObjects >= 0 && syncLookbackObjects <= rxWindowObjects / 2, "syncLookbackObjects",
-                    "must be 0..rxWindowObjects/2");
             require(senderTimeout.toMillis() > 0, "senderTimeout", "must be positive");
             require(protection == null || groupKey != null, "keyFile", "group security needs a key");
             return new NormConfig(this);
