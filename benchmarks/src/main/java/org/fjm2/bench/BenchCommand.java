@@ -1,6 +1,9 @@
 package org.fjm2.bench;
 
 import org.fjm2.bench.scenario.FecRepairBenchmark;
+import org.fjm2.bench.scenario.FlapBenchmark;
+import org.fjm2.bench.scenario.JitterBenchmark;
+import org.fjm2.bench.scenario.LossyLinkBenchmark;
 import org.fjm2.bench.scenario.NormEngineBenchmark;
 import org.fjm2.bench.scenario.NormVsNrlBenchmark;
 import org.fjm2.bench.scenario.TunnelWanBenchmark;
@@ -17,7 +20,8 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark scenarios: tables, CSV and PNG plots, ratios against baselines measured in the same run.",
         subcommands = {NormEngineBenchmark.class, TunnelWanBenchmark.class, FecRepairBenchmark.class,
-                UdpBenchmark.class, ThroughputBenchmark.class, LatencyBenchmark.class, NormVsNrlBenchmark.class})
+                UdpBenchmark.class, ThroughputBenchmark.class, LatencyBenchmark.class, NormVsNrlBenchmark.class,
+                LossyLinkBenchmark.class, FlapBenchmark.class, JitterBenchmark.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -39,6 +39,11 @@ final class Inbound implements ObjectListener {
     private final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
     private final IntObjectHashMap<SenderState> senders = new IntObjectHashMap<>();
+    /**
+     * Objects the transport reported lost from senders of which no batch has arrived yet: their messages have no
+     * sequence numbers to count, so they are reported (count unknown) with the sender's first batch or departure.
+     */
+    private final IntObjectHashMap<PendingLoss> lostBeforeFirstBatch = new IntObjectHashMap<>();
     private final List<Fjm2MessageConsumer> scratch = new ArrayList<>();
     private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
     /** A squelch can cost hundreds of objects at once: one line a second, with the objects since the last line. */
@@ -87,6 +92,7 @@ final class Inbound implements ObjectListener {
         if (state == null || state.epoch != epoch) {
             state = new SenderState(epoch);
             senders.put(sender, state);
+            reportLostBeforeFirstBatch(sender);
         }
         for (int i = 0, pos = first; i < count; i++) {
             int length = buf.getInt(pos);
@@ -196,6 +202,14 @@ final class Inbound implements ObjectListener {
         if (state != null) {
             state.pendingLostObjects += objectCount;
             state.lossReason = reason;
+        } else {
+            PendingLoss pending = lostBeforeFirstBatch.get(senderNodeId);
+            if (pending == null) {
+                pending = new PendingLoss();
+                lostBeforeFirstBatch.put(senderNodeId, pending);
+            }
+            pending.objects += objectCount;
+            pending.reason = reason;
         }
         objectsLostSinceLine += objectCount;
         if (lossLog.allow()) {
@@ -206,8 +220,24 @@ final class Inbound implements ObjectListener {
         }
     }
 
+    /** The sender's first batch arrived (or it left): report what it lost before, if anything. */
+    private void reportLostBeforeFirstBatch(int senderNodeId) {
+        PendingLoss pending = lostBeforeFirstBatch.remove(senderNodeId);
+        if (pending == null) {
+            return;
+        }
+        MessagesLostException lost = new MessagesLostException(null, senderNodeId, 0, 0, -1,
+                pending.objects + " object(s) lost before the first message received from this sender ("
+                        + pending.reason + ")");
+        LOG.warn(lost.getMessage());
+        if (subscriptions.consumerCount() > 0) {
+            owner.reportAsync(lost);
+        }
+    }
+
     @Override
     public void onSenderGone(int senderNodeId) {
+        reportLostBeforeFirstBatch(senderNodeId);
         SenderState state = senders.remove(senderNodeId);
         if (state != null && state.pendingLostObjects > 0) {
             MessagesLostException lost = new MessagesLostException(null, senderNodeId, 0, 0, -1,
@@ -222,6 +252,12 @@ final class Inbound implements ObjectListener {
     @Override
     public void onTransmitIdle() {
         owner.transmitIdle();
+    }
+
+    /** Objects lost from a sender before its first batch arrived. */
+    private static final class PendingLoss {
+        long objects;
+        String reason;
     }
 
     /** What the receive path remembers of one sending connection. */

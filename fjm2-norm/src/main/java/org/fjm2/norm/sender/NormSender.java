@@ -434,6 +434,11 @@ public final class NormSender {
             } else {
                 acks.expireRound(ctx.nanoTime(), config.maxHold().toNanos());
                 reportUserRound();
+                if (idle) {
+                    // The round's flushes may all have fallen into an outage: the idle announcements below go
+                    // on naming the newest object until it is acknowledged (or nothing would ever again).
+                    scheduleFlush(now);
+                }
                 ctx.wakeTransmitter();      // room may be needed: the next round starts from the transmit loop
             }
             return;
