@@ -76,6 +76,11 @@ class NamespaceTunnelTest {
             processes.add(publisher);
             for (JavaProcess s : subscribers) {
                 String line = s.awaitLine(RESULT, Duration.ofSeconds(180));
+                if (!line.contains("lost=0") || !line.contains("complete=true")) {
+                    for (JavaProcess p : processes) {
+                        System.out.println("DIAG " + p + ": " + p.allLines());
+                    }
+                }
                 Matcher m = Pattern.compile("complete=(\\w+) received=(\\d+) inorder=(\\d+) corrupt=(\\d+) lost=(\\d+)")
                         .matcher(line);
                 System.out.println(s + ": " + line);
@@ -143,6 +148,11 @@ class NamespaceTunnelTest {
             }
             for (JavaProcess s : subscribers) {
                 String line = s.awaitLine(RESULT, Duration.ofSeconds(180));
+                if (!line.contains("lost=0") || !line.contains("complete=true")) {
+                    for (JavaProcess p : processes) {
+                        System.out.println("DIAG " + p + ": " + p.allLines());
+                    }
+                }
                 System.out.println(s + ": " + line);
                 assertThat(line).as(s.diagnostics()).contains("complete=true", "received=" + 3 * MESH_MESSAGES,
                         "inorder=" + 3 * MESH_MESSAGES, "corrupt=0", "lost=0", "senders=3");
