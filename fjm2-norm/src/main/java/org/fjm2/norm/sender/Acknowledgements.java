@@ -14,8 +14,7 @@ import org.slf4j.LoggerFactory;
  * watermark rounds (NORM_CMD(FLUSH) carrying an acking node list, answered by NORM_ACK(FLUSH), RFC 5740 section
  * 5.3.3) learn how far each one has everything. The cache evicts an object only once every tracked receiver has
  * acknowledged it (or the object's maximum hold time ran out), so a live receiver that lags still gets its
- * repairs. A receiver that answers neither ACK nor NACK to {@link #MAX_MISSED_ROUNDS} whole rounds, and has been
- * silent for the sender's maximum hold time, is dropped
+ * repairs. A receiver that answers neither ACK nor NACK to {@link #MAX_MISSED_ROUNDS} whole rounds is dropped
  * (logged and counted) so a dead node cannot stall the sender. Owned by the sender's event loop.
  */
 final class Acknowledgements {
@@ -32,7 +31,6 @@ final class Acknowledgements {
         int ackedObject;
         int missedRounds;
         boolean answeredThisRound;
-        long lastHeardNanos;
 
         Receiver(int nodeId) {
             this.nodeId = nodeId;
@@ -60,7 +58,7 @@ final class Acknowledgements {
     }
 
     /** Feedback arrived from a receiver: it is alive (and tracked from now on). */
-    void heardFrom(int nodeId, long now) {
+    void heardFrom(int nodeId) {
         Receiver r = receivers.get(nodeId);
         if (r == null) {
             if (!autoTrack) {
@@ -73,12 +71,11 @@ final class Acknowledgements {
         }
         r.missedRounds = 0;
         r.answeredThisRound = true;
-        r.lastHeardNanos = now;
     }
 
     /** A NORM_ACK(FLUSH) from {@code nodeId} for watermark object {@code objectId}; returns true when a round ended. */
-    boolean onAck(int nodeId, int objectId, long now) {
-        heardFrom(nodeId, now);
+    boolean onAck(int nodeId, int objectId) {
+        heardFrom(nodeId);
         Receiver r = receivers.get(nodeId);
         if (r != null && (!r.acked || atOrAfter(objectId, r.ackedObject))) {
             r.acked = true;
@@ -156,22 +153,20 @@ final class Acknowledgements {
      * The round ran out of FLUSH repetitions: receivers that said nothing at all during it count a missed round,
      * and are dropped after {@link #MAX_MISSED_ROUNDS}. (A receiver that NACKed instead is alive, only behind.)
      */
-    void expireRound(long now, long silenceLimitNanos) {
+    void expireRound() {
         roundActive = false;
         List<Integer> gone = new ArrayList<>();
         for (Receiver r : receivers.values()) {
             boolean done = r.acked && atOrAfter(r.ackedObject, roundObject);
-            // Rounds last a few GRTTs (milliseconds on a LAN): only silence measured in time drops a receiver.
-            if (!done && !r.answeredThisRound && ++r.missedRounds >= MAX_MISSED_ROUNDS
-                    && now - r.lastHeardNanos >= silenceLimitNanos) {
+            if (!done && !r.answeredThisRound && ++r.missedRounds >= MAX_MISSED_ROUNDS) {
                 gone.add(r.nodeId);
             }
         }
         for (int id : gone) {
             receiverList.remove(receivers.remove(id));
             dropped++;
-            LOG.warn("receiver {} silent for {} ms through {} acknowledgement rounds: no longer waiting for it",
-                    Integer.toUnsignedString(id), silenceLimitNanos / 1_000_000, MAX_MISSED_ROUNDS);
+            LOG.warn("receiver {} answered no acknowledgement request in {} rounds: no longer waiting for it",
+                    Integer.toUnsignedString(id), MAX_MISSED_ROUNDS);
         }
     }
 

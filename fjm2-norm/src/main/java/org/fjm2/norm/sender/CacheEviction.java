@@ -26,22 +26,6 @@ final class CacheEviction {
     private final GrttEstimator grtt;
     private final int backoffFactor;
     private final Timer evictTimer;
-    /**
-     * How long, from the first time room is needed, the sender waits to hear from any receiver before it trusts
-     * "nobody is listening": a receiver that has just started (cold JIT, a full socket buffer) can take a second or
-     * more to answer its first probe, and evicting the stream's first objects meanwhile would lose them for it.
-     */
-    static final long FIRST_CONTACT_GRACE_NANOS = 5_000_000_000L;
-    /** During that grace, an object no tracked receiver vouches for stays at least this long after its activity. */
-    static final long FIRST_CONTACT_HOLD_NANOS = 2_000_000_000L;
-    private long graceEndsNanos;
-    private boolean graceStarted;
-
-    /** Forced evictions come in runs of hundreds: one line per interval, with the count since the last line. */
-    static final long FORCED_EVICTION_LOG_INTERVAL_NANOS = 1_000_000_000L;
-    private long forcedSinceLine;
-    private long nextForcedLine;
-    private boolean forcedLogged;
 
     CacheEviction(NormContext ctx, TxWindow window, TxQueues queues, TxAdmission admission, Acknowledgements acks,
                   GrttEstimator grtt) {
@@ -65,13 +49,6 @@ final class CacheEviction {
     void evict(long now) {
         long hold = holdNanos();
         long maxHold = config.maxHold().toNanos();
-        if (!graceStarted) {
-            graceStarted = true;
-            graceEndsNanos = now + FIRST_CONTACT_GRACE_NANOS;
-        }
-        if (!acks.hasReceivers() && now - graceEndsNanos < 0) {
-            hold = Math.max(hold, FIRST_CONTACT_HOLD_NANOS);
-        }
         while (window.count() > 0 && needsRoom()) {
             TxObject oldest = window.at(0);
             if (!oldest.firstPassDone || (acks.userRequested() && acks.userObject() == oldest.objectId)) {
@@ -96,20 +73,8 @@ final class CacheEviction {
                     return;
                 }
             } else if (acks.hasReceivers() && !acks.acknowledged(oldest.objectId)) {
-                forcedSinceLine++;
-                if (!forcedLogged || now - nextForcedLine >= 0) {
-                    forcedLogged = true;
-                    LOG.warn("{} object(s) evicted {} ms after they were sent, before every receiver acknowledged "
-                            + "them (latest: object {}); a receiver is not keeping up", forcedSinceLine,
-                            maxHold / 1_000_000, oldest.objectId);
-                    forcedSinceLine = 0;
-                    nextForcedLine = now + FORCED_EVICTION_LOG_INTERVAL_NANOS;
-                }
-            }
-            if (LOG.isDebugEnabled()) {
-                LOG.debug("evicting object {}: {} receiver(s) tracked, acknowledged={}, {} ms after its first pass",
-                        oldest.objectId, acks.trackedCount(), acks.acknowledged(oldest.objectId),
-                        (now - oldest.firstPassEndNanos) / 1_000_000);
+                LOG.warn("object {} evicted {} ms after it was sent, before every receiver acknowledged it",
+                        oldest.objectId, maxHold / 1_000_000);
             }
             purgeOldest();
         }

@@ -5,10 +5,9 @@ import org.fjm2.norm.codec.Quantizer;
 /**
  * The sender's estimate of the group round-trip time (the largest RTT among receivers), which it advertises in
  * every message and which scales every NORM timer. A larger measurement is taken at once (RFC 5740 section
- * 5.5.1: 0.25 old + 0.75 new) but at most doubles the estimate per sample, so a single outlier (a probe that waited
- * behind a cold receiver's full socket queue, or an answer that crossed an outage) cannot inflate every timer by
- * orders of magnitude, while a real increase is still followed within a few samples. The estimate comes down at
- * each probe interval to the largest RTT heard in it. Never below one datagram's serialisation time at the rate.
+ * 5.5.1: 0.25 old + 0.75 new); the estimate comes down only at probe intervals, to the largest RTT heard in
+ * the interval but by at most a factor of four per interval (so one slow outlier, such as a receiver's JIT warm-up,
+ * costs a few probe intervals, not minutes). Never below one datagram's serialisation time at the current rate.
  */
 public final class GrttEstimator {
 
@@ -37,19 +36,19 @@ public final class GrttEstimator {
             org.slf4j.LoggerFactory.getLogger(GrttEstimator.class).debug("rtt sample {} ms (grtt {} ms)", rtt * 1e3, advertised * 1e3);
         }
         heardResponse = true;
-        if (rtt > peak) {
-            peak = rtt;
-        }
         if (rtt > measured) {
-            measured = Math.min(max, Math.min(2 * Math.max(measured, min), 0.25 * measured + 0.75 * rtt));
+            measured = Math.min(max, 0.25 * measured + 0.75 * rtt);
+            peak = measured;
             update();
+        } else if (rtt > peak) {
+            peak = rtt;
         }
     }
 
     /** Called at each probe: lets the estimate decrease towards the interval's peak. */
     public void onProbeInterval() {
         if (heardResponse && peak < measured) {
-            measured = peak;
+            measured = Math.max(peak, 0.25 * measured);
             update();
         }
         heardResponse = false;

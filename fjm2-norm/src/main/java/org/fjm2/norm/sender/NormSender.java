@@ -39,6 +39,7 @@ public final class NormSender {
 
     /** Interval of the FLUSH that keeps naming the newest object while idle and not everyone acknowledged it. */
     static final long IDLE_ANNOUNCE_NANOS = 1_000_000_000L;
+
     /** JMS priorities 0..9 map to ten transmit queues; higher is sent first. */
     public static final int PRIORITIES = 10;
     /** SQUELCH repetitions announcing the first object id of a new sender instance. */
@@ -48,8 +49,6 @@ public final class NormSender {
     private final NormConfig config;
     private final int instanceId;
     private final TxAdmission admission;
-    /** Set by the event loop: the cache is filling with unacknowledged data (read by batching producers). */
-    private volatile boolean awaitingAcknowledgement;
     private final TxQueues queues = new TxQueues(PRIORITIES);
     private final AtomicLong nextTicket = new AtomicLong();
     private final Queue<int[]> ackRequests = PlatformDependent.newMpscQueue();
@@ -156,13 +155,11 @@ public final class NormSender {
     }
 
     /**
-     * Whether the sender has a backlog: objects wait to be sent, an application thread waits for room, or the
-     * cache is more than half full and its oldest object is not yet acknowledged (a cache full of acknowledged
-     * objects only waiting for eviction is no backlog: a steady low-rate stream must not batch, or it pays latency). Producers that batch small messages keep batching while
-     * this holds (so that under load objects grow large instead of numerous). Any thread.
+     * Whether the sender has a backlog: objects wait to be sent, or an application thread waits for room.
+     * Producers that batch small messages keep batching while this holds. Any thread.
      */
     public boolean isBacklogged() {
-        return queues.size() > 0 || admission.hasWaiters() || awaitingAcknowledgement;
+        return queues.size() > 0 || admission.hasWaiters();
     }
 
     /** Ticket the next enqueued object will get. */
@@ -387,14 +384,9 @@ public final class NormSender {
 
     /**
      * Starts a watermark round when one is needed and none runs: a user's acknowledgement request whose object has
-     * been sent, or (flow control) room is needed, or soon will be, and tracked receivers have not acknowledged the
-     * oldest object.
+     * been sent, or (flow control) room is needed and tracked receivers have not acknowledged the oldest object.
      */
     private void maybeStartRound(long now) {
-        // Asking once the cache is half full (not only when full) overlaps the round trip with sending the other half.
-        boolean wantRoom = eviction.needsRoom() || admission.isBacklogged();
-        boolean unacknowledged = acks.hasReceivers() && window.count() > 0 && !acks.acknowledged(window.oldestId());
-        awaitingAcknowledgement = wantRoom && unacknowledged;
         if (acks.roundActive()) {
             return;
         }
@@ -405,7 +397,7 @@ public final class NormSender {
                 return;
             }
         }
-        if (wantRoom && unacknowledged) {
+        if (acks.hasReceivers() && eviction.needsRoom() && window.count() > 0 && !acks.acknowledged(window.oldestId())) {
             TxObject newestSent = window.newestSent();
             if (newestSent != null) {
                 startRound(newestSent.objectId, now);
@@ -432,7 +424,7 @@ public final class NormSender {
                 ctx.wakeTransmitter();
                 scheduleFlush(now);
             } else {
-                acks.expireRound(ctx.nanoTime(), config.maxHold().toNanos());
+                acks.expireRound();
                 reportUserRound();
                 if (idle) {
                     // The round's flushes may all have fallen into an outage: the idle announcements below go
@@ -489,7 +481,7 @@ public final class NormSender {
         if (nack.instanceId() != instanceId) {
             return;
         }
-        acks.heardFrom(nack.sourceId(), ctx.nanoTime());
+        acks.heardFrom(nack.sourceId());
         updateRtt(nack);
         if (repairs.onNack(nack)) {
             squelchDue = true;
@@ -508,13 +500,13 @@ public final class NormSender {
             if (ack.ackFlushFecId() != SenderPackets.FEC_ID) {
                 return;
             }
-            boolean ended = acks.onAck(ack.sourceId(), ack.ackFlushObjectId(), ctx.nanoTime());
+            boolean ended = acks.onAck(ack.sourceId(), ack.ackFlushObjectId());
             reportUserRound();
             if (ended) {
                 ctx.wakeTransmitter();
             }
         } else {
-            acks.heardFrom(ack.sourceId(), ctx.nanoTime());
+            acks.heardFrom(ack.sourceId());
         }
     }
 

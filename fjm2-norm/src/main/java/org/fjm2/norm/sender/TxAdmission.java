@@ -17,9 +17,6 @@ public final class TxAdmission {
     private final int maxObjects;
     private long bytes;
     private int objects;
-    /** Mirrors of bytes and objects for lock-free reads by other threads (approximate). */
-    private volatile long bytesSnapshot;
-    private volatile int objectsSnapshot;
     private volatile int waiters;
     private boolean closed;
 
@@ -59,8 +56,6 @@ public final class TxAdmission {
             }
             bytes += size;
             objects++;
-            bytesSnapshot = bytes;
-            objectsSnapshot = objects;
             return true;
         } finally {
             lock.unlock();
@@ -73,20 +68,10 @@ public final class TxAdmission {
         try {
             bytes -= size;
             objects--;
-            bytesSnapshot = bytes;
-            objectsSnapshot = objects;
             space.signalAll();
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * Whether the sender is busy holding data: someone waits for room, or more than half the cache (bytes or
-     * objects) is taken. A batching producer keeps filling its batch while this holds. Lock-free, approximate.
-     */
-    public boolean isBacklogged() {
-        return waiters > 0 || bytesSnapshot * 2 > maxBytes || objectsSnapshot * 2 > maxObjects;
     }
 
     /** Whether an application thread is waiting for room (the event loop then evicts what it can). */

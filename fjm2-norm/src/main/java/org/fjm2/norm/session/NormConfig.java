@@ -73,11 +73,8 @@ public final class NormConfig {
     public static final Duration DEFAULT_GRTT_MAX = Duration.ofSeconds(10);
     /** NACK back-off factor (RFC 5740 recommends 4 for multicast). */
     public static final int DEFAULT_BACKOFF_FACTOR = 4;
-    /**
-     * Group size estimate advertised to receivers, which shapes their NACK back-off distribution: a large value
-     * makes most receivers wait close to the maximum back-off (right for thousands of receivers, slow for tens).
-     */
-    public static final int DEFAULT_GROUP_SIZE = 50;
+    /** Group size estimate advertised to receivers, which scales their NACK back-off distribution. */
+    public static final int DEFAULT_GROUP_SIZE = 1000;
     /** First interval between GRTT probes (NORM_CMD(CC)); it grows by half each probe up to the maximum. */
     public static final Duration DEFAULT_PROBE_INTERVAL_MIN = Duration.ofMillis(500);
     public static final Duration DEFAULT_PROBE_INTERVAL_MAX = Duration.ofSeconds(5);

@@ -21,7 +21,6 @@ import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.fjm2.norm.codec.CommandFlyweight;
 import org.fjm2.norm.codec.FeedbackFlyweight;
-import org.fjm2.norm.codec.NormFlyweight;
 import org.fjm2.norm.codec.NormPacketValidator;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
@@ -402,13 +401,6 @@ public final class NormSession implements NormContext, AutoCloseable {
             counters.increment(Counter.UNAUTHENTIC_DROPPED);
             return;
         }
-        // A sender hears every datagram it multicasts (loopback): drop those before validating, which would cost
-        // as much again as sending them. Nothing of an ignored datagram is read beyond its source id.
-        if (datagram.readableBytes() >= NormFlyweight.COMMON_HEADER_LENGTH
-                && datagram.getInt(datagram.readerIndex() + NormFlyweight.SOURCE_ID_OFFSET) == config.nodeId()) {
-            counters.increment(Counter.OWN_PACKETS_IGNORED);
-            return;
-        }
         PacketError error = NormPacketValidator.validate(datagram);
         if (error != null) {
             counters.increment(Counter.MALFORMED_DROPPED);
@@ -418,6 +410,10 @@ public final class NormSession implements NormContext, AutoCloseable {
             return;
         }
         int sourceId = datagram.getInt(datagram.readerIndex() + 4);
+        if (sourceId == config.nodeId()) {
+            counters.increment(Counter.OWN_PACKETS_IGNORED);
+            return;
+        }
         if (config.rxLoss().drop(datagram)) {
             counters.increment(Counter.RX_LOSS_INJECTED);
             return;

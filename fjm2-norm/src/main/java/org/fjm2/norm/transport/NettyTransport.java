@@ -56,15 +56,6 @@ public final class NettyTransport implements DatagramTransport {
     public static final int MAX_DATAGRAM = 16 * 1024;
     /** Datagrams read per recvmmsg call with native epoll. */
     public static final int READ_BATCH = 16;
-    /**
-     * Datagrams read per readiness before the loop turns to timers and transmission. Netty stops after one
-     * recvmmsg batch by default (a batch short of its buffer looks like "no more data"); a sender at a high rate
-     * then reads only 16 of its own looped-back datagrams per transmit pass, its socket overflows and the NACKs
-     * and ACKs among them are lost. Reading until the socket is empty, up to this bound, keeps feedback flowing.
-     * The bound stays small because a relay (FJM2D) forwards what one wake reads as one burst: 512 datagrams
-     * overflowed its pacing queue and lost packets in the three-LAN mesh test; 64 does not.
-     */
-    public static final int MAX_READ_PER_WAKE = 64;
     /** Outbound buffer above which the transmitter pauses (the socket is full). */
     public static final int WRITE_HIGH_WATER = 1024 * 1024;
     public static final int WRITE_LOW_WATER = 256 * 1024;
@@ -182,11 +173,8 @@ public final class NettyTransport implements DatagramTransport {
         b.option(ChannelOption.IP_TOS, config.tos());
         b.option(ChannelOption.ALLOCATOR, allocator);
         b.option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(WRITE_LOW_WATER, WRITE_HIGH_WATER));
-        FixedRecvByteBufAllocator reads =
-                new FixedRecvByteBufAllocator(epoll && receives ? MAX_DATAGRAM * READ_BATCH : MAX_DATAGRAM);
-        reads.respectMaybeMoreData(false);
-        reads.maxMessagesPerRead(MAX_READ_PER_WAKE);
-        b.option(ChannelOption.RCVBUF_ALLOCATOR, reads);
+        b.option(ChannelOption.RCVBUF_ALLOCATOR,
+                new FixedRecvByteBufAllocator(epoll && receives ? MAX_DATAGRAM * READ_BATCH : MAX_DATAGRAM));
         if (networkInterface != null) {
             b.option(ChannelOption.IP_MULTICAST_IF, networkInterface);
         }
