@@ -37,9 +37,6 @@ public final class NormSender {
 
     private static final Logger LOG = LoggerFactory.getLogger(NormSender.class);
 
-    /** Interval of the FLUSH that keeps naming the newest object while idle and not everyone acknowledged it. */
-    static final long IDLE_ANNOUNCE_NANOS = 1_000_000_000L;
-
     /** JMS priorities 0..9 map to ten transmit queues; higher is sent first. */
     public static final int PRIORITIES = 10;
     /** SQUELCH repetitions announcing the first object id of a new sender instance. */
@@ -426,11 +423,6 @@ public final class NormSender {
             } else {
                 acks.expireRound();
                 reportUserRound();
-                if (idle) {
-                    // The round's flushes may all have fallen into an outage: the idle announcements below go
-                    // on naming the newest object until it is acknowledged (or nothing would ever again).
-                    scheduleFlush(now);
-                }
                 ctx.wakeTransmitter();      // room may be needed: the next round starts from the transmit loop
             }
             return;
@@ -443,17 +435,7 @@ public final class NormSender {
             flushDue = true;
             ctx.wakeTransmitter();
             scheduleFlush(now);
-        } else if (newestUnacknowledged()) {
-            // The end-of-transmission flushes may all have fallen into an outage: keep naming the newest object,
-            // slowly, until every receiver we know has it, or receivers would never learn it exists.
-            flushDue = true;
-            ctx.wakeTransmitter();
-            ctx.timers().schedule(flushTimer, now + IDLE_ANNOUNCE_NANOS);
         }
-    }
-
-    private boolean newestUnacknowledged() {
-        return window.count() > 0 && !(acks.hasReceivers() && acks.acknowledged(window.newestId()));
     }
 
     private void reportUserRound() {
