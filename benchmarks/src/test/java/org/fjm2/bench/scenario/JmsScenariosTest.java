@@ -50,8 +50,8 @@ class JmsScenariosTest {
 
     @Test
     void throughputComparesFjm2WithArtemisWithoutLoss() throws Exception {
-        assertThat(run(new ThroughputBenchmark(), "--subscribers", "2", "--sizes", "1024", "--warmup", "0.5",
-                "--seconds", "1", "--group", "239.255.77.102", "--out", out.toString())).isZero();
+        assertThat(run(new ThroughputBenchmark(), "--subscribers", "2", "--sizes", "1024", "--warmup", "2",
+                "--seconds", "2", "--group", "239.255.77.102", "--out", out.toString())).isZero();
         List<Map<String, String>> rows = csv("throughput");
         assertThat(rows).hasSize(1);
         Map<String, String> row = rows.get(0);
