@@ -97,16 +97,24 @@ class LossReportingTest {
             for (JMSException e : reports) {
                 assertThat(e).isInstanceOf(MessagesLostException.class);
                 MessagesLostException lost = (MessagesLostException) e;
+                assertThat(lost.getMessage()).contains("lost for good");
+                if (lost.lostMessages() < 0) {
+                    // Objects lost before any message of the sender was decoded: neither count nor topic is known.
+                    assertThat(lost.getMessage()).contains("before the first message");
+                    continue;
+                }
                 assertThat(lost.topic()).isEqualTo("lossy");
-                assertThat(lost.getMessage()).contains("lost for good").contains("topic 'lossy'");
+                assertThat(lost.getMessage()).contains("topic 'lossy'");
             }
             System.out.printf("node %s: received %d, lost %d (first %d, last %d)%n", connection.nodeIdText(),
                     received, missing, first, last);
         }
 
         long reportedLost() {
+            // A loss before the first message this receiver decoded is reported with an unknown count (-1): it lies
+            // before `first`, outside the range this check counts.
             return reports.stream().filter(e -> e instanceof MessagesLostException)
-                    .mapToLong(e -> ((MessagesLostException) e).lostMessages()).sum();
+                    .mapToLong(e -> Math.max(0, ((MessagesLostException) e).lostMessages())).sum();
         }
     }
 }
