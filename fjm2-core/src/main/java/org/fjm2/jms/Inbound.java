@@ -226,9 +226,13 @@ final class Inbound implements ObjectListener {
         if (pending == null) {
             return;
         }
-        MessagesLostException lost = new MessagesLostException(null, senderNodeId, 0, 0, -1,
-                pending.objects + " object(s) lost before the first message received from this sender ("
-                        + pending.reason + ")");
+        reportUnknownCount(senderNodeId, pending.objects
+                + " object(s) lost before the first message received from this sender (" + pending.reason + ")");
+    }
+
+    /** Loss whose messages cannot be counted (no sequence numbers to compare): logged and reported with count -1. */
+    private void reportUnknownCount(int senderNodeId, String what) {
+        MessagesLostException lost = new MessagesLostException(null, senderNodeId, 0, 0, -1, what);
         LOG.warn(lost.getMessage());
         if (subscriptions.consumerCount() > 0) {
             owner.reportAsync(lost);
@@ -240,12 +244,7 @@ final class Inbound implements ObjectListener {
         reportLostBeforeFirstBatch(senderNodeId);
         SenderState state = senders.remove(senderNodeId);
         if (state != null && state.pendingLostObjects > 0) {
-            MessagesLostException lost = new MessagesLostException(null, senderNodeId, 0, 0, -1,
-                    state.pendingLostObjects + " object(s) lost before the sender went away");
-            LOG.warn(lost.getMessage());
-            if (subscriptions.consumerCount() > 0) {
-                owner.reportAsync(lost);
-            }
+            reportUnknownCount(senderNodeId, state.pendingLostObjects + " object(s) lost before the sender went away");
         }
     }
 

@@ -151,12 +151,9 @@ public final class NormSender {
         return queues.size();
     }
 
-    /**
-     * Whether the sender has a backlog: objects wait to be sent, or an application thread waits for room.
-     * Producers that batch small messages keep batching while this holds. Any thread.
-     */
-    public boolean isBacklogged() {
-        return queues.size() > 0 || admission.hasWaiters();
+    /** Whether an application thread waits in {@link #enqueue} for cache room (batching producers keep batching). */
+    public boolean hasWaitingProducers() {
+        return admission.hasWaiters();
     }
 
     /** Ticket the next enqueued object will get. */

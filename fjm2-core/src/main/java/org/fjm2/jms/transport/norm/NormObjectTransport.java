@@ -69,13 +69,12 @@ final class NormObjectTransport implements ObjectTransport {
     }
 
     /**
-     * Objects waiting for their first transmission, plus one while the sender has a backlog (cache more than half
-     * full of unacknowledged data, or a thread waiting for room): the JMS batcher keeps filling its batch as long as
-     * this is not zero, which is what makes objects large under load.
+     * Objects waiting for their first transmission, plus one while a thread waits for cache room: the JMS batcher
+     * keeps filling its batch as long as this is not zero, which is what makes objects large under load.
      */
     @Override
     public int pendingObjects() {
-        return session.sender().pendingObjects() + (session.sender().isBacklogged() ? 1 : 0);
+        return session.sender().pendingObjects() + (session.sender().hasWaitingProducers() ? 1 : 0);
     }
 
     @Override
