@@ -31,6 +31,8 @@ final class Outbound {
 
     private static final Logger LOG = LoggerFactory.getLogger(Outbound.class);
     private static final int PRIORITIES = 10;
+    /** First capacity of a batch opened while the transport is idle (it grows as messages are added). */
+    static final int SMALL_BATCH_CAPACITY = 1024;
 
     /** What the batcher needs from its connection when it delivers locally or reports a failure. */
     interface Sink {
@@ -296,7 +298,10 @@ final class Outbound {
 
         ByteBuf open() {
             if (buffer == null) {
-                buffer = allocator.directBuffer(Math.min(maxBatchBytes + 1024, transport.maxObjectSize()),
+                // An idle transport sends this batch with its first message: start small (a 64 KB buffer per lone
+                // 100-byte message would fill the cache's memory with empty space); under load start full-sized.
+                int initial = transport.pendingObjects() == 0 ? SMALL_BATCH_CAPACITY : maxBatchBytes + 1024;
+                buffer = allocator.directBuffer(Math.min(initial, transport.maxObjectSize()),
                         transport.maxObjectSize());
                 BatchHeaderFlyweight.writeEmpty(buffer, epoch);
             }

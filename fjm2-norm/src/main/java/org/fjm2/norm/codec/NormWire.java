@@ -60,6 +60,12 @@ public final class NormWire {
     public static final int ACK_CC = 1;
     public static final int ACK_FLUSH = 2;
     public static final int ACK_APPLICATION_BASE = 16;
+    /**
+     * FJM2's own application-defined acknowledgement: a receiver leaving the session tells each sender it gave
+     * feedback to, so that flow control stops waiting for it at once (instead of after the receiver timeout). Other
+     * NORM implementations ignore it.
+     */
+    public static final int ACK_FJM2_LEAVE = 0xF1;
 
     /** Header extension types. Types of 128 and above have a fixed length of one 32-bit word. */
     public static final int EXT_FTI = 64;

@@ -27,6 +27,8 @@ final class ReceiverFeedback {
     private long ccSendMicros;
     private long ccRecvMicros;
     private int ccSequence;
+    /** Whether we ever gave this sender feedback (it may then track us, and wants to hear when we leave). */
+    private boolean spoke;
 
     ReceiverFeedback(NormContext ctx, RemoteSenderInfo sender) {
         this.ctx = ctx;
@@ -92,7 +94,21 @@ final class ReceiverFeedback {
         ctx.counters().increment(Counter.ACKS_SENT);
     }
 
+    /** NORM_ACK(FJM2 leave): we are leaving the session; a sender that tracks us stops waiting for us. */
+    void sendLeave() {
+        if (!spoke) {
+            return;
+        }
+        ByteBuf packet = ctx.output().allocate(FeedbackFlyweight.HEADER_LENGTH);
+        writeHeader(packet, FeedbackFlyweight.HEADER_LENGTH, NormWire.TYPE_ACK, NormWire.ACK_FJM2_LEAVE,
+                FeedbackFlyweight.HEADER_LENGTH);
+        packet.writerIndex(packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH);
+        send(packet);
+        ctx.counters().increment(Counter.ACKS_SENT);
+    }
+
     private void send(ByteBuf packet) {
+        spoke = true;
         if (config.unicastNacks() && sender.address() != null) {
             ctx.output().sendTo(packet, sender.address());
         } else {

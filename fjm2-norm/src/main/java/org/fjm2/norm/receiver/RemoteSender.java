@@ -439,6 +439,9 @@ public final class RemoteSender implements RemoteSenderInfo {
             return;
         }
         gone = true;
+        if (reason == LossReason.SESSION_CLOSED && !config.silentReceiver()) {
+            feedback.sendLeave();
+        }
         ctx.timers().cancel(repairTimer);
         ctx.timers().cancel(ccTimer);
         ctx.timers().cancel(ackTimer);

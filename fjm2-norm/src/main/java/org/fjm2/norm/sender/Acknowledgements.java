@@ -14,8 +14,11 @@ import org.slf4j.LoggerFactory;
  * watermark rounds (NORM_CMD(FLUSH) carrying an acking node list, answered by NORM_ACK(FLUSH), RFC 5740 section
  * 5.3.3) learn how far each one has everything. The cache evicts an object only once every tracked receiver has
  * acknowledged it (or the object's maximum hold time ran out), so a live receiver that lags still gets its
- * repairs. A receiver that answers neither ACK nor NACK to {@link #MAX_MISSED_ROUNDS} whole rounds is dropped
- * (logged and counted) so a dead node cannot stall the sender. Owned by the sender's event loop.
+ * repairs. A receiver that answers neither ACK nor NACK to {@link #MAX_MISSED_ROUNDS} whole rounds, and has said
+ * nothing at all for the receiver timeout, is dropped (logged and counted) so a dead node cannot stall the sender;
+ * both conditions are needed, because rounds follow each other quickly while data flows and a live receiver can be
+ * descheduled for longer than a round. A receiver that says it leaves is dropped at once. Owned by the sender's
+ * event loop.
  */
 final class Acknowledgements {
 
@@ -31,6 +34,7 @@ final class Acknowledgements {
         int ackedObject;
         int missedRounds;
         boolean answeredThisRound;
+        long lastHeardNanos;
 
         Receiver(int nodeId) {
             this.nodeId = nodeId;
@@ -58,7 +62,7 @@ final class Acknowledgements {
     }
 
     /** Feedback arrived from a receiver: it is alive (and tracked from now on). */
-    void heardFrom(int nodeId) {
+    void heardFrom(int nodeId, long nowNanos) {
         Receiver r = receivers.get(nodeId);
         if (r == null) {
             if (!autoTrack) {
@@ -71,11 +75,21 @@ final class Acknowledgements {
         }
         r.missedRounds = 0;
         r.answeredThisRound = true;
+        r.lastHeardNanos = nowNanos;
+    }
+
+    /** The receiver said it leaves the group: stop waiting for it. */
+    void leave(int nodeId) {
+        Receiver r = receivers.remove(nodeId);
+        if (r != null) {
+            receiverList.remove(r);
+            LOG.debug("receiver {} left", Integer.toUnsignedString(nodeId));
+        }
     }
 
     /** A NORM_ACK(FLUSH) from {@code nodeId} for watermark object {@code objectId}; returns true when a round ended. */
-    boolean onAck(int nodeId, int objectId) {
-        heardFrom(nodeId);
+    boolean onAck(int nodeId, int objectId, long nowNanos) {
+        heardFrom(nodeId, nowNanos);
         Receiver r = receivers.get(nodeId);
         if (r != null && (!r.acked || atOrAfter(objectId, r.ackedObject))) {
             r.acked = true;
@@ -151,22 +165,32 @@ final class Acknowledgements {
 
     /**
      * The round ran out of FLUSH repetitions: receivers that said nothing at all during it count a missed round,
-     * and are dropped after {@link #MAX_MISSED_ROUNDS}. (A receiver that NACKed instead is alive, only behind.)
+     * and are dropped after {@link #MAX_MISSED_ROUNDS} once they have also been silent for {@code timeoutNanos}.
+     * (A receiver that NACKed instead is alive, only behind.)
      */
-    void expireRound() {
+    void expireRound(long nowNanos, long timeoutNanos) {
         roundActive = false;
-        List<Integer> gone = new ArrayList<>();
-        for (Receiver r : receivers.values()) {
+        List<Receiver> gone = null;
+        for (int i = 0; i < receiverList.size(); i++) {
+            Receiver r = receiverList.get(i);
             boolean done = r.acked && atOrAfter(r.ackedObject, roundObject);
-            if (!done && !r.answeredThisRound && ++r.missedRounds >= MAX_MISSED_ROUNDS) {
-                gone.add(r.nodeId);
+            if (!done && !r.answeredThisRound && ++r.missedRounds >= MAX_MISSED_ROUNDS
+                    && nowNanos - r.lastHeardNanos >= timeoutNanos) {
+                if (gone == null) {
+                    gone = new ArrayList<>();
+                }
+                gone.add(r);
             }
         }
-        for (int id : gone) {
-            receiverList.remove(receivers.remove(id));
+        if (gone == null) {
+            return;
+        }
+        for (Receiver r : gone) {
+            receivers.remove(r.nodeId);
+            receiverList.remove(r);
             dropped++;
-            LOG.warn("receiver {} answered no acknowledgement request in {} rounds: no longer waiting for it",
-                    Integer.toUnsignedString(id), MAX_MISSED_ROUNDS);
+            LOG.warn("receiver {} silent for {} ms and {} acknowledgement rounds: no longer waiting for it",
+                    Integer.toUnsignedString(r.nodeId), (nowNanos - r.lastHeardNanos) / 1_000_000, r.missedRounds);
         }
     }
 

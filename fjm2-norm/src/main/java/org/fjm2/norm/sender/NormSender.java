@@ -41,6 +41,12 @@ public final class NormSender {
     public static final int PRIORITIES = 10;
     /** SQUELCH repetitions announcing the first object id of a new sender instance. */
     static final int START_SQUELCHES = 5;
+    /**
+     * A watermark round starts, while data flows, once this fraction (1/n) of the cache bound (bytes or objects) has
+     * been sent since the last round began: acknowledgements then come back while the rest of the cache is being
+     * sent, so the cache makes room without stopping the publisher for a round trip.
+     */
+    static final int ROUND_EVERY_CACHE_FRACTION = 4;
 
     private final NormContext ctx;
     private final NormConfig config;
@@ -75,6 +81,11 @@ public final class NormSender {
     // Receiver progress: watermark rounds and tracked receivers (flow control, and user acknowledgement requests).
     private final Acknowledgements acks = new Acknowledgements(true);
     private boolean flushDue;
+    /** Data whose first pass ended since the last watermark round began: past a fraction of the cache, ask again. */
+    private long sentSinceRoundBytes;
+    private int sentSinceRoundObjects;
+    private final long roundEveryBytes;
+    private final int roundEveryObjects;
 
     public NormSender(NormContext ctx, ParityEncoder parityEncoder) {
         this.ctx = ctx;
@@ -94,6 +105,8 @@ public final class NormSender {
         this.probes = new ProbeSchedule(ctx, grtt, () -> idle);
         this.flushTimer = new Timer("sender-flush", this::onFlushTimer);
         this.flushCount = config.robustFactor();
+        this.roundEveryBytes = Math.max(1, config.txCacheBytes() / ROUND_EVERY_CACHE_FRACTION);
+        this.roundEveryObjects = Math.max(1, config.txCacheObjects() / ROUND_EVERY_CACHE_FRACTION);
     }
 
     private static double seconds(java.time.Duration d) {
@@ -294,6 +307,8 @@ public final class NormSender {
             if (!object.firstPassDone) {
                 object.firstPassDone = true;
                 object.firstPassEndNanos = ctx.nanoTime();
+                sentSinceRoundBytes += object.size;
+                sentSinceRoundObjects++;
                 ctx.counters().increment(Counter.OBJECTS_SENT);
             }
         }
@@ -362,10 +377,15 @@ public final class NormSender {
             if (!acks.roundActive() && acks.hasReceivers() && window.count() > 0) {
                 int newest = window.newestId();
                 if (!acks.acknowledged(newest)) {
-                    acks.startRound(newest, config.robustFactor());
+                    beginRound(newest);
                 }
             }
-            scheduleFlush(now);
+            // A round's FLUSH repetitions keep their pace: a trickle of data (idle between every two messages) must
+            // not postpone them, or the receivers are never asked and the cache never makes room. Only the
+            // end-of-transmission flushes wait for the sender to have been idle a while.
+            if (!acks.roundActive() || !flushTimer.isActive()) {
+                scheduleFlush(now);
+            }
         }
         if (!idleReported && queues.size() == 0) {
             idleReported = true;
@@ -378,7 +398,8 @@ public final class NormSender {
 
     /**
      * Starts a watermark round when one is needed and none runs: a user's acknowledgement request whose object has
-     * been sent, or (flow control) room is needed and tracked receivers have not acknowledged the oldest object.
+     * been sent; or (flow control) room is needed and tracked receivers have not acknowledged the oldest object, or
+     * a fraction of the cache was sent since the last round (so room is made before it is needed).
      */
     private void maybeStartRound(long now) {
         if (acks.roundActive()) {
@@ -391,18 +412,29 @@ public final class NormSender {
                 return;
             }
         }
-        if (acks.hasReceivers() && eviction.needsRoom() && window.count() > 0 && !acks.acknowledged(window.oldestId())) {
+        if (!acks.hasReceivers() || window.count() == 0) {
+            return;
+        }
+        boolean roomNeeded = eviction.needsRoom() && !acks.acknowledged(window.oldestId());
+        boolean sentEnough = sentSinceRoundObjects >= roundEveryObjects || sentSinceRoundBytes >= roundEveryBytes;
+        if (roomNeeded || sentEnough) {
             TxObject newestSent = window.newestSent();
-            if (newestSent != null) {
+            if (newestSent != null && !acks.acknowledged(newestSent.objectId)) {
                 startRound(newestSent.objectId, now);
             }
         }
     }
 
     private void startRound(int objectId, long now) {
-        acks.startRound(objectId, config.robustFactor());
+        beginRound(objectId);
         flushDue = true;
         scheduleFlush(now);
+    }
+
+    private void beginRound(int objectId) {
+        acks.startRound(objectId, config.robustFactor());
+        sentSinceRoundBytes = 0;
+        sentSinceRoundObjects = 0;
     }
 
     private void scheduleFlush(long now) {
@@ -418,7 +450,7 @@ public final class NormSender {
                 ctx.wakeTransmitter();
                 scheduleFlush(now);
             } else {
-                acks.expireRound();
+                acks.expireRound(now, config.receiverTimeout().toNanos());
                 reportUserRound();
                 ctx.wakeTransmitter();      // room may be needed: the next round starts from the transmit loop
             }
@@ -460,7 +492,7 @@ public final class NormSender {
         if (nack.instanceId() != instanceId) {
             return;
         }
-        acks.heardFrom(nack.sourceId());
+        acks.heardFrom(nack.sourceId(), ctx.nanoTime());
         updateRtt(nack);
         if (repairs.onNack(nack)) {
             squelchDue = true;
@@ -479,13 +511,16 @@ public final class NormSender {
             if (ack.ackFlushFecId() != SenderPackets.FEC_ID) {
                 return;
             }
-            boolean ended = acks.onAck(ack.sourceId(), ack.ackFlushObjectId());
+            boolean ended = acks.onAck(ack.sourceId(), ack.ackFlushObjectId(), ctx.nanoTime());
             reportUserRound();
             if (ended) {
                 ctx.wakeTransmitter();
             }
+        } else if (ack.ackType() == NormWire.ACK_FJM2_LEAVE) {
+            acks.leave(ack.sourceId());
+            ctx.wakeTransmitter();      // room may be made now that nobody waits for the leaver
         } else {
-            acks.heardFrom(ack.sourceId());
+            acks.heardFrom(ack.sourceId(), ctx.nanoTime());
         }
     }
 
@@ -523,6 +558,11 @@ public final class NormSender {
     /** Bytes the sender holds (queued and cached), as admission accounts them; any thread. */
     public long cachedBytesHeld() {
         return admission.bytesHeld();
+    }
+
+    /** Receivers whose acknowledgements flow control waits for (event loop). */
+    public int trackedReceivers() {
+        return acks.trackedCount();
     }
 
     /** Objects currently cached for repair. */

@@ -89,6 +89,14 @@ public final class NormConfig {
     public static final int DEFAULT_RX_WINDOW_OBJECTS = 8192;
     /** A remote sender silent this long is gone: its incomplete objects are reported lost and its state freed. */
     public static final Duration DEFAULT_SENDER_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * A receiver the sender tracks (it was heard from) and that has said nothing for this long, while two
+     * acknowledgement rounds asked it, is no longer waited for: a receiver that died without a word then stalls
+     * publishers once, for at most this long. Keep it above the longest pause a live receiver may have (GC, an
+     * outage of the link) — and above the probe interval maximum, since a receiver holding its acknowledgements
+     * (a backed-up application) still answers probes.
+     */
+    public static final Duration DEFAULT_RECEIVER_TIMEOUT = Duration.ofSeconds(6);
 
     private final InetAddress group;
     private final int port;
@@ -123,6 +131,7 @@ public final class NormConfig {
     private final long rxBufferBytes;
     private final int rxWindowObjects;
     private final Duration senderTimeout;
+    private final Duration receiverTimeout;
     private final boolean silentReceiver;
     private final LossInjector rxLoss;
     private final LossInjector txLoss;
@@ -163,6 +172,7 @@ public final class NormConfig {
         this.rxBufferBytes = b.rxBufferBytes;
         this.rxWindowObjects = b.rxWindowObjects;
         this.senderTimeout = b.senderTimeout;
+        this.receiverTimeout = b.receiverTimeout;
         this.silentReceiver = b.silentReceiver;
         this.rxLoss = b.rxLoss;
         this.txLoss = b.txLoss;
@@ -208,6 +218,7 @@ public final class NormConfig {
         b.rxBufferBytes = rxBufferBytes;
         b.rxWindowObjects = rxWindowObjects;
         b.senderTimeout = senderTimeout;
+        b.receiverTimeout = receiverTimeout;
         b.silentReceiver = silentReceiver;
         b.rxLoss = rxLoss;
         b.txLoss = txLoss;
@@ -256,6 +267,7 @@ public final class NormConfig {
     public long rxBufferBytes() { return rxBufferBytes; }
     public int rxWindowObjects() { return rxWindowObjects; }
     public Duration senderTimeout() { return senderTimeout; }
+    public Duration receiverTimeout() { return receiverTimeout; }
     /** A silent receiver never sends NACKs or ACKs (it takes what FEC and others' repairs give it). */
     public boolean silentReceiver() { return silentReceiver; }
     /** Receive-side loss injection (tests); {@link LossInjector#NONE} in production. */
@@ -308,6 +320,7 @@ public final class NormConfig {
         private long rxBufferBytes = DEFAULT_RX_BUFFER_BYTES;
         private int rxWindowObjects = DEFAULT_RX_WINDOW_OBJECTS;
         private Duration senderTimeout = DEFAULT_SENDER_TIMEOUT;
+        private Duration receiverTimeout = DEFAULT_RECEIVER_TIMEOUT;
         private boolean silentReceiver;
         private LossInjector rxLoss = LossInjector.NONE;
         private LossInjector txLoss = LossInjector.NONE;
@@ -357,6 +370,7 @@ public final class NormConfig {
         public Builder rxBufferBytes(long v) { this.rxBufferBytes = v; return this; }
         public Builder rxWindowObjects(int v) { this.rxWindowObjects = v; return this; }
         public Builder senderTimeout(Duration v) { this.senderTimeout = v; return this; }
+        public Builder receiverTimeout(Duration v) { this.receiverTimeout = v; return this; }
         public Builder silentReceiver(boolean v) { this.silentReceiver = v; return this; }
         public Builder rxLoss(LossInjector v) { this.rxLoss = v == null ? LossInjector.NONE : v; return this; }
         public Builder txLoss(LossInjector v) { this.txLoss = v == null ? LossInjector.NONE : v; return this; }
@@ -409,6 +423,7 @@ public final class NormConfig {
             require(rxBufferBytes >= maxObjectSize, "rxBufferBytes", "must be >= maxObjectSize");
             require(rxWindowObjects >= 2 && rxWindowObjects <= 16384, "rxWindowObjects", "must be 2..16384");
             require(senderTimeout.toMillis() > 0, "senderTimeout", "must be positive");
+            require(receiverTimeout.toMillis() > 0, "receiverTimeout", "must be positive");
             require(protection == null || groupKey != null, "keyFile", "group security needs a key");
             return new NormConfig(this);
         }

@@ -230,12 +230,13 @@ public final class NormSession implements NormContext, AutoCloseable {
         try {
             if (!loop.isShuttingDown()) {
                 call(() -> {
-                    sender.endOfTransmission();
-                    transmitNow();
+                    // Remote senders first: their "leaving" acknowledgements go out with our EOT in one flush.
                     for (RemoteSender rs : remoteSenders.values()) {
                         rs.close(LossReason.SESSION_CLOSED);
                     }
                     remoteSenders.clear();
+                    sender.endOfTransmission();
+                    transmitNow();
                     sender.close();
                     if (wakeFuture != null) {
                         wakeFuture.cancel(false);
