@@ -81,6 +81,14 @@ public final class PacketProtection {
 
     /** Bytes this protection adds to a datagram. */
     public int overhead() {
+        return overhead(mode);
+    }
+
+    /** Bytes a protection mode adds to a datagram (0 without protection). */
+    public static int overhead(Mode mode) {
+        if (mode == null) {
+            return 0;
+        }
         return mode == Mode.AUTHENTICATE ? COUNTER_BYTES + MAC_BYTES : 4 + COUNTER_BYTES + GCM_TAG_BYTES;
     }
 

@@ -21,7 +21,7 @@ import org.fjm2.norm.session.NormCounters.Counter;
 final class SenderPackets {
 
     /** Header room reserved in every datagram buffer (common header, payload id, FTI, slack). */
-    static final int HEADER_ROOM = 64;
+    static final int HEADER_ROOM = NormConfig.DATAGRAM_HEADER_ROOM;
     /** fec_id the sender uses: RS8 (RFC 5510), the one NRL NORM and this engine both encode. */
     static final int FEC_ID = NormWire.FEC_RS8;
     static final int FEC_M = 8;

@@ -30,6 +30,15 @@ public final class NormConfig {
     // ---- sender --------------------------------------------------------------------------------------------------
     /** Payload bytes per NORM_DATA: 1400 + headers stays under a 1500-byte Ethernet MTU. */
     public static final int DEFAULT_SEGMENT_SIZE = 1400;
+    /**
+     * Largest segment size: the NORM headers, group security and the segment must fit one UDP datagram (65,507
+     * bytes over IPv4). Only worth it where the path's MTU is that large (loopback) or with jumbo frames.
+     */
+    public static final int MAX_SEGMENT_SIZE = 65_000;
+    /** Room a sender keeps for the NORM_DATA headers (common, FEC payload id, FTI extension) around a segment. */
+    public static final int DATAGRAM_HEADER_ROOM = 64;
+    /** IPv4 and UDP header bytes. */
+    static final int IP_UDP_HEADERS = 28;
     /** Source segments per FEC block (B, at most 255 for RS8). */
     public static final int DEFAULT_BLOCK_SIZE = 64;
     /** Parity segments per block available for repair (0 = repair by retransmission only). */
@@ -97,6 +106,31 @@ public final class NormConfig {
      * (a backed-up application) still answers probes.
      */
     public static final Duration DEFAULT_RECEIVER_TIMEOUT = Duration.ofSeconds(6);
+
+    /**
+     * The segment size that fills one IP packet of an interface without fragmentation: its MTU less the IP and UDP
+     * headers, the NORM header room and {@code protectionOverhead}, within 64..{@link #MAX_SEGMENT_SIZE};
+     * {@link #DEFAULT_SEGMENT_SIZE} when the interface is not named or its MTU cannot be read.
+     */
+    public static int segmentSizeForInterface(String interfaceName, int protectionOverhead) {
+        if (interfaceName == null || interfaceName.isEmpty()) {
+            return DEFAULT_SEGMENT_SIZE;
+        }
+        try {
+            java.net.NetworkInterface nif = java.net.NetworkInterface.getByName(interfaceName);
+            if (nif == null) {
+                nif = java.net.NetworkInterface.getByInetAddress(InetAddress.getByName(interfaceName));
+            }
+            int mtu = nif == null ? -1 : nif.getMTU();
+            if (mtu <= 0) {
+                return DEFAULT_SEGMENT_SIZE;
+            }
+            int segment = mtu - IP_UDP_HEADERS - DATAGRAM_HEADER_ROOM - protectionOverhead;
+            return Math.max(64, Math.min(MAX_SEGMENT_SIZE, segment));
+        } catch (java.io.IOException e) {
+            return DEFAULT_SEGMENT_SIZE;
+        }
+    }
 
     private final InetAddress group;
     private final int port;
@@ -375,6 +409,9 @@ public final class NormConfig {
         public Builder rxLoss(LossInjector v) { this.rxLoss = v == null ? LossInjector.NONE : v; return this; }
         public Builder txLoss(LossInjector v) { this.txLoss = v == null ? LossInjector.NONE : v; return this; }
         /** Authenticates or seals every datagram under the group key (mode null: off). */
+        /** The protection mode set so far (null: none). */
+        public org.fjm2.norm.security.PacketProtection.Mode protectionMode() { return protection; }
+
         public Builder protection(org.fjm2.norm.security.PacketProtection.Mode mode,
                                   org.fjm2.norm.security.GroupKey key) {
             this.protection = mode;
@@ -400,7 +437,8 @@ public final class NormConfig {
             require(receiveBuffer > 0 && sendBuffer > 0, "receiveBuffer/sendBuffer", "must be positive");
             require(transport.equals("auto") || transport.equals("epoll") || transport.equals("nio")
                     || transport.equals("jdk"), "transport", "must be auto, epoll, nio or jdk, got " + transport);
-            require(segmentSize >= 64 && segmentSize <= 8800, "segmentSize", "must be 64..8800, got " + segmentSize);
+            require(segmentSize >= 64 && segmentSize <= MAX_SEGMENT_SIZE, "segmentSize",
+                    "must be 64.." + MAX_SEGMENT_SIZE + ", got " + segmentSize);
             require(blockSize >= 1 && blockSize <= 255, "blockSize", "must be 1..255, got " + blockSize);
             require(parity >= 0 && blockSize + parity <= 255, "parity", "block + parity must be at most 255");
             require(autoParity >= 0 && autoParity <= parity, "autoParity", "must be 0..parity (" + parity + ")");

@@ -52,9 +52,12 @@ public final class NettyTransport implements DatagramTransport {
 
     private static final Logger LOG = LoggerFactory.getLogger(NettyTransport.class);
 
-    /** Largest datagram accepted (NORM headers plus the largest segment size, with room). */
-    public static final int MAX_DATAGRAM = 16 * 1024;
-    /** Datagrams read per recvmmsg call with native epoll. */
+    /**
+     * Largest datagram accepted: any UDP payload, since every sender of the group chooses its own segment size (up
+     * to {@link NormConfig#MAX_SEGMENT_SIZE}) whatever ours is.
+     */
+    public static final int MAX_DATAGRAM = 65_535;
+    /** Datagrams read per recvmmsg call with native epoll (each read takes a pooled buffer of 16 maximal slots). */
     public static final int READ_BATCH = 16;
     /** Outbound buffer above which the transmitter pauses (the socket is full). */
     public static final int WRITE_HIGH_WATER = 1024 * 1024;

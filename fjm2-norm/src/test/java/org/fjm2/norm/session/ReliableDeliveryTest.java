@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * One sender, three receivers in one JVM on loopback multicast: 2,000 objects of mixed sizes (100 B to 1 MB) reach
  * every receiver complete, byte-identical, in order and exactly once, with independent seeded 10% receive loss at
- * each receiver, and again with 10% send loss.
+ * each receiver, and again with 10% send loss, and with the largest segment size (64 KB datagrams, as on loopback
+ * or with jumbo frames).
  */
 class ReliableDeliveryTest {
 
@@ -22,21 +23,27 @@ class ReliableDeliveryTest {
 
     @Test
     void threeReceiversWithIndependentTenPercentReceiveLoss() throws Exception {
-        run(new long[] {101, 102, 103}, -1);
+        run(new long[] {101, 102, 103}, -1, NormConfig.DEFAULT_SEGMENT_SIZE);
     }
 
     @Test
     void threeReceiversWithTenPercentSendLoss() throws Exception {
-        run(null, 201);
+        run(null, 201, NormConfig.DEFAULT_SEGMENT_SIZE);
     }
 
-    private void run(long[] rxSeeds, long txSeed) throws Exception {
-        NormConfig base = TestGroups.fresh();
+    @Test
+    void largestSegmentsWithIndependentTenPercentReceiveLoss() throws Exception {
+        run(new long[] {301, 302, 303}, -1, NormConfig.MAX_SEGMENT_SIZE);
+    }
+
+    private void run(long[] rxSeeds, long txSeed, int segmentSize) throws Exception {
+        NormConfig base = TestGroups.fresh().toBuilder().segmentSize(segmentSize).build();
         int[] sizes = TestObjects.logUniformSizes(OBJECTS, 100, 1024 * 1024, CONTENT_SEED);
         long[] crcs = new long[OBJECTS];
         List<NormSession> receivers = new ArrayList<>();
         List<ObjectCollector> collectors = new ArrayList<>();
-        String seeds = "rx loss seeds " + java.util.Arrays.toString(rxSeeds) + ", tx loss seed " + txSeed;
+        String seeds = "rx loss seeds " + java.util.Arrays.toString(rxSeeds) + ", tx loss seed " + txSeed
+                + ", segment size " + segmentSize;
         NormSession sender = null;
         try {
             for (int r = 0; r < 3; r++) {

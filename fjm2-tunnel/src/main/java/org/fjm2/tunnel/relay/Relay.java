@@ -52,6 +52,8 @@ public final class Relay implements AutoCloseable {
             return "LAN";
         }
     };
+    /** Largest UDP payload over IPv4: a frame must fit in one datagram. */
+    static final int MAX_UDP_PAYLOAD = 65_507;
     /** Senders remembered with their side; past this the table starts over (senders are re-learned at once). */
     static final int MAX_SENDERS = 65536;
 
@@ -450,6 +452,24 @@ public final class Relay implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a NORM message is too large for one tunnel frame (then counted, and logged at powers of two): fjm2
+     * senders never send one (their largest segment leaves room), other NORM implementations may.
+     */
+    private boolean oversize(int length) {
+        if (codec.frameLength(length) <= MAX_UDP_PAYLOAD) {
+            return false;
+        }
+        counters.increment(Counter.OVERSIZE);
+        long n = counters.get(Counter.OVERSIZE);
+        if (Long.bitCount(n) == 1) {
+            LOG.warn("NORM packet of {} bytes does not fit a tunnel frame in one UDP datagram: dropped; {} so far "
+                    + "(a sender on the LAN uses segments of more than {} bytes; logged at powers of two)", length, n,
+                    MAX_UDP_PAYLOAD - codec.frameLength(0) - FrameCodec.GCM_TAG_LENGTH - 64);
+        }
+        return true;
+    }
+
     void sendError(String where) {
         counters.increment(Counter.SEND_ERRORS);
         long n = counters.get(Counter.SEND_ERRORS);
@@ -459,7 +479,7 @@ public final class Relay implements AutoCloseable {
     }
 
     private void forwardToPeers(ByteBuf message, int index, int length, Peer except, boolean urgent, int flags) {
-        if (peers.isEmpty() || (peers.size() == 1 && peers.get(0) == except)) {
+        if (peers.isEmpty() || (peers.size() == 1 && peers.get(0) == except) || oversize(length)) {
             return;
         }
         ByteBuf frame = codec.encode(alloc, FrameCodec.TYPE_NORM, flags, message, index, length);
@@ -476,6 +496,9 @@ public final class Relay implements AutoCloseable {
     }
 
     private void sendTo(Peer p, ByteBuf message, int index, int length, boolean urgent, int flags) {
+        if (oversize(length)) {
+            return;
+        }
         enqueue(p, codec.encode(alloc, FrameCodec.TYPE_NORM, flags, message, index, length), urgent);
     }
 

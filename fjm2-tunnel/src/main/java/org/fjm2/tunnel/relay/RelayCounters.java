@@ -35,7 +35,12 @@ public final class RelayCounters extends EnumCounters<RelayCounters.Counter> {
         /** NORM data served from the repair cache, to the LAN or to peers. */
         REPAIRS_SERVED,
         /** Packets lost because a socket write failed. */
-        SEND_ERRORS
+        SEND_ERRORS,
+        /**
+         * NORM packets whose tunnel frame would not fit one UDP datagram (a LAN segment size larger than the tunnel
+         * carries): dropped. Give the LAN's senders a smaller segment size.
+         */
+        OVERSIZE
     }
 
     RelayCounters() {

@@ -43,7 +43,7 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("loopback", NormConfig.DEFAULT_LOOPBACK, "Deliver to subscribers on this host (multicast loopback)."),
             p("tos", NormConfig.DEFAULT_TOS, "IP TOS byte of every packet (DSCP << 2)."),
             p("rate", "100m", "Paced transmit rate in bit/s; k, m, g suffixes. Set it to what the path carries."),
-            p("segmentSize", NormConfig.DEFAULT_SEGMENT_SIZE, "Payload bytes per NORM_DATA datagram."),
+            p("segmentSize", "auto", "Payload bytes per NORM_DATA datagram, 64..65000; auto: what fills one packet of the interface's MTU (1408 on Ethernet, 65000 on loopback; 1400 without an interface)."),
             p("blockSize", NormConfig.DEFAULT_BLOCK_SIZE, "Source segments per FEC block (1..255)."),
             p("parity", NormConfig.DEFAULT_PARITY, "Reed-Solomon parity segments per block available for repair."),
             p("autoParity", NormConfig.DEFAULT_AUTO_PARITY, "Parity segments sent with every block before any NACK."),
@@ -123,7 +123,12 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.loopback(ParameterValues.booleanValue(p, "loopback", NormConfig.DEFAULT_LOOPBACK));
         b.tos(ParameterValues.intValue(p, "tos", NormConfig.DEFAULT_TOS, 0, 255));
         b.txRate(rate(p.getOrDefault("rate", "100m")));
-        b.segmentSize(ParameterValues.intValue(p, "segmentSize", NormConfig.DEFAULT_SEGMENT_SIZE, 64, 8800));
+        String segment = p.getOrDefault("segmentSize", "auto");
+        boolean autoSegment = segment.equalsIgnoreCase("auto");
+        if (!autoSegment) {
+            b.segmentSize(ParameterValues.intValue(p, "segmentSize", NormConfig.DEFAULT_SEGMENT_SIZE, 64,
+                    NormConfig.MAX_SEGMENT_SIZE));
+        }
         b.blockSize(ParameterValues.intValue(p, "blockSize", NormConfig.DEFAULT_BLOCK_SIZE, 1, 255));
         b.parity(ParameterValues.intValue(p, "parity", NormConfig.DEFAULT_PARITY, 0, 254));
         b.autoParity(ParameterValues.intValue(p, "autoParity", NormConfig.DEFAULT_AUTO_PARITY, 0, 254));
@@ -178,6 +183,9 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             }
         } else if (keyFile != null && !keyFile.isEmpty()) {
             throw new IllegalArgumentException("keyFile: set security=authenticate or seal to use a key");
+        }
+        if (autoSegment) {
+            b.segmentSize(NormConfig.segmentSizeForInterface(nif, PacketProtection.overhead(b.protectionMode())));
         }
         Duration linger = duration(p, "closeLinger", DEFAULT_CLOSE_LINGER);
         return new Settings(b.build(), linger);
