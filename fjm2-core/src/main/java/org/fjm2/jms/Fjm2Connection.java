@@ -314,7 +314,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
             try {
                 Fjm2Message m = new MessageDecoder(settings.allowList(), Fjm2Connection.this::resolveTemporaryTopic)
                         .decode(batch, recordOffset, recordLength, subscription.topic(), epoch);
-                Inbound.fanOut(subscription, m, true, deliveryTime, new ArrayList<>(2));
+                Inbound.fanOut(subscription, m, true, deliveryTime, new ArrayList<>(2), null);
             } catch (MalformedWireException e) {
                 LOG.error("could not decode our own message for local delivery (a bug): {}", e.getMessage());
             }

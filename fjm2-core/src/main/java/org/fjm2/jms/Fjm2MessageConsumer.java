@@ -61,6 +61,14 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
 
     /** Queues a message; {@code deliveryTime} != 0 holds it until then (delivery delay). Never blocks. */
     void accept(Fjm2Message message, long deliveryTime) {
+        accept(message, deliveryTime, null);
+    }
+
+    /**
+     * Like {@link #accept(Fjm2Message, long)}; with {@code wakes} the listener's dispatcher is added there, to be
+     * woken once the caller has queued a whole batch, instead of being woken now.
+     */
+    void accept(Fjm2Message message, long deliveryTime, PendingWakes wakes) {
         long wait = deliveryTime == 0 ? 0 : deliveryTime - System.currentTimeMillis();
         if (wait > 0) {
             if (delayed.incrementAndGet() > delayedLimit) {
@@ -71,17 +79,17 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
             try {
                 session.connection().timer().schedule(() -> {
                     delayed.decrementAndGet();
-                    enqueue(message);
+                    enqueue(message, null);
                 }, wait, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.RejectedExecutionException closing) {
                 delayed.decrementAndGet();
             }
             return;
         }
-        enqueue(message);
+        enqueue(message, wakes);
     }
 
-    private void enqueue(Fjm2Message message) {
+    private void enqueue(Fjm2Message message, PendingWakes wakes) {
         if (closed) {
             return;
         }
@@ -89,7 +97,11 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
             dropped(1);
         }
         if (listener != null) {
-            session.dispatcher().wake();
+            if (wakes != null) {
+                wakes.add(session.dispatcher());
+            } else {
+                session.dispatcher().wake();
+            }
         }
     }
 

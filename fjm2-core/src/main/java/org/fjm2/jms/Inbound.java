@@ -45,6 +45,8 @@ final class Inbound implements ObjectListener {
      */
     private final IntObjectHashMap<PendingLoss> lostBeforeFirstBatch = new IntObjectHashMap<>();
     private final List<Fjm2MessageConsumer> scratch = new ArrayList<>();
+    /** Listener threads to wake once the batch being processed is queued. */
+    private final PendingWakes wakes = new PendingWakes();
     private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
     /** A squelch can cost hundreds of objects at once: one line a second, with the objects since the last line. */
     private final LogLimiter lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
@@ -67,6 +69,8 @@ final class Inbound implements ObjectListener {
                 LOG.warn("dropped a malformed batch from node {}: {} ({} more malformed since the last line)",
                         Integer.toUnsignedString(senderNodeId), e.toString(), malformedLog.takeSuppressed());
             }
+        } finally {
+            wakes.wakeAll();
         }
     }
 
@@ -163,7 +167,7 @@ final class Inbound implements ObjectListener {
             return;
         }
         counters.messagesReceived.increment();
-        fanOut(subscription, message, false, deliveryTime, scratch);
+        fanOut(subscription, message, false, deliveryTime, scratch, wakes);
     }
 
     private void reportGap(int sender, SenderState state, int producer, int priority, long gap, String topic) {
@@ -182,7 +186,7 @@ final class Inbound implements ObjectListener {
      * first, the original last, so no consumer can touch a message still being copied.
      */
     static void fanOut(SubscriptionTable.Subscription subscription, Fjm2Message message, boolean local,
-                       long deliveryTime, List<Fjm2MessageConsumer> scratch) {
+                       long deliveryTime, List<Fjm2MessageConsumer> scratch, PendingWakes wakes) {
         scratch.clear();
         for (Fjm2MessageConsumer consumer : subscription.consumers()) {
             if (consumer.wants(message, local)) {
@@ -191,7 +195,7 @@ final class Inbound implements ObjectListener {
         }
         int n = scratch.size();
         for (int i = 0; i < n; i++) {
-            scratch.get(i).accept(i == n - 1 ? message : message.copy(), deliveryTime);
+            scratch.get(i).accept(i == n - 1 ? message : message.copy(), deliveryTime, wakes);
         }
         scratch.clear();
     }

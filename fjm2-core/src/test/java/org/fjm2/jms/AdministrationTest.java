@@ -53,6 +53,10 @@ class AdministrationTest {
                 .isInstanceOf(JMSException.class).hasMessageContaining("nosuch").hasMessageContaining("inmem");
         assertThatThrownBy(() -> new Fjm2ConnectionFactory("inmem://g?seed=1&seed=2"))
                 .isInstanceOf(JMSException.class).hasMessageContaining("seed");
+        assertThatThrownBy(() -> new Fjm2ConnectionFactory("norm://239.255.0.1:6003?interface=lo&rateControl=turbo"))
+                .isInstanceOf(JMSException.class).hasMessageContaining("rateControl");
+        assertThatThrownBy(() -> new Fjm2ConnectionFactory("norm://239.255.0.1:6003?interface=lo&segmentSize=70000"))
+                .isInstanceOf(JMSException.class).hasMessageContaining("segmentSize");
         assertThatThrownBy(() -> new Fjm2ConnectionFactory().createConnection())
                 .isInstanceOf(JMSException.class).hasMessageContaining("setUrl");
     }

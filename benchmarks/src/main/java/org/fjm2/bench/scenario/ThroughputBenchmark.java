@@ -70,6 +70,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
             description = "Extra norm:// URL parameters of every FJM2 connection. Default: ${DEFAULT-VALUE}.")
     String fjm2Params;
 
+    @Option(names = "--artemis", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Measure the Artemis baseline too (default); --no-artemis for FJM2-only development runs.")
+    boolean artemis;
+
     @Option(names = "--child-jvm-option", description = "Option of the subscribers' JVM, repeatable; {system} and {n} "
             + "are replaced (e.g. -XX:StartFlightRecording=filename=sub-{system}-{n}.jfr,dumponexit=true).")
     List<String> childJvmOptions = new ArrayList<>();
@@ -106,7 +110,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         validate();
         int artemisPort = UdpBenchmark.basePort() + 15;
         int port = UdpBenchmark.basePort() + 16;
-        ProgressBar progress = new ProgressBar("throughput", sizes.length * (1L + 2L * subscribers.length));
+        ProgressBar progress = new ProgressBar("throughput",
+                sizes.length * (1L + (artemis ? 2L : 1L) * subscribers.length));
         double[] udpMBps = new double[sizes.length];
         for (int i = 0; i < sizes.length; i++) {
             int datagram = Math.min(sizes[i], RawUdp.MAX_DATAGRAM);
@@ -119,7 +124,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
             for (int n : subscribers) {
                 String fjm2Url = "norm://" + group + ":" + (++port) + "?interface=" + interfaceName + "&" + fjm2Params;
                 measure("FJM2", fjm2Url, n, points, progress);
-                measure("Artemis", broker.url(), n, points, progress);
+                if (artemis) {
+                    measure("Artemis", broker.url(), n, points, progress);
+                }
             }
         }
         ResultTable table = table(points, udpMBps);
@@ -216,7 +223,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         for (int i = 0; i < sizes.length; i++) {
             for (int n : subscribers) {
                 Point f = points.get(key("FJM2", n, sizes[i]));
-                Point a = points.get(key("Artemis", n, sizes[i]));
+                Point a = points.getOrDefault(key("Artemis", n, sizes[i]), new Point(0, 0, 0));
                 double fMB = f.msgsPerSubscriber * sizes[i] / 1e6;
                 table.row((long) sizes[i], (long) n, f.msgsPerSubscriber, fMB, f.lost, f.duplicates,
                         a.msgsPerSubscriber, a.msgsPerSubscriber * sizes[i] / 1e6, a.lost,

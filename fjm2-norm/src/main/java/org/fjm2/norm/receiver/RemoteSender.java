@@ -34,6 +34,8 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     /** How often a held watermark acknowledgement checks again whether the application caught up (at least). */
     static final long ACK_HOLD_RECHECK_NANOS = 5_000_000L;
+    /** Acking nodes listed in a FLUSH from which watermark acknowledgements are spread over a whole GRTT. */
+    static final int ACK_SPREAD_NODES = 64;
 
     private final NormContext ctx;
     private final NormConfig config;
@@ -225,7 +227,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         int age = (objectId - window.nextReleaseId()) & 0xFFFF;
         if (age >= 0x8000) {
             if (listsUs(cmd)) {
-                scheduleAck(objectId, block, symbol);   // everything up to it was released already
+                scheduleAck(objectId, block, symbol, cmd.ackingNodeCount());   // everything up to it was released already
             }
             return;
         }
@@ -234,7 +236,7 @@ public final class RemoteSender implements RemoteSenderInfo {
             if (window.missingThrough(objectId)) {
                 startRepairCycle();
             } else {
-                scheduleAck(objectId, block, symbol);
+                scheduleAck(objectId, block, symbol, cmd.ackingNodeCount());
             }
         } else {
             startRepairCycle();
@@ -380,13 +382,20 @@ public final class RemoteSender implements RemoteSenderInfo {
         feedback.sendCcAck(grtt);
     }
 
-    private void scheduleAck(int objectId, long block, int symbol) {
+    /**
+     * Answers a watermark FLUSH that lists us after a random delay, which spreads the answers of many listed nodes
+     * over up to one GRTT (no ACK implosion at the sender). The spread shrinks with the number of nodes listed: a few
+     * acknowledgements need no spreading, and a delay of a whole GRTT per round is what would limit a flow-controlled
+     * sender's throughput (its cache empties once per round).
+     */
+    private void scheduleAck(int objectId, long block, int symbol, int nodesListed) {
         ackPending = true;
         ackObjectId = objectId;
         ackBlock = block;
         ackSymbol = symbol;
         if (!ackTimer.isActive()) {
-            long delay = (long) (ctx.random().nextDouble() * grttNanos());
+            double spread = Math.min(1.0, (double) nodesListed / ACK_SPREAD_NODES);
+            long delay = (long) (ctx.random().nextDouble() * spread * grttNanos());
             ctx.timers().schedule(ackTimer, ctx.nanoTime() + delay);
         }
     }

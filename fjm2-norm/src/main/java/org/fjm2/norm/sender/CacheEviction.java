@@ -59,13 +59,20 @@ final class CacheEviction {
                 boolean busy = oldest.hasPending() || oldest.hasRepairs;
                 long quietUntil;
                 if (acks.hasReceivers()) {
-                    // Tracked receivers say when they are done; a short quiet time covers late NACKs in flight.
+                    // Tracked receivers say when they are done: once all of them acknowledged the object, it may go
+                    // at once (a receiver that acknowledged a watermark has everything up to it, so it sends no more
+                    // NACKs for it). Waiting longer would cap throughput at the cache size per GRTT.
                     busy |= !acks.acknowledged(oldest.objectId);
-                    quietUntil = oldest.lastActivityNanos + 2 * grtt.advertisedNanos();
+                    quietUntil = oldest.lastActivityNanos;
                 } else {
                     quietUntil = oldest.lastActivityNanos + hold;
                 }
                 if (busy || quietUntil - now > 0) {
+                    if (LOG.isTraceEnabled()) {
+                        LOG.trace("room needed, oldest object {} stays: pending {}, repairs {}, acknowledged {}, "
+                                + "quiet in {} us", oldest.objectId, oldest.hasPending(), oldest.hasRepairs,
+                                acks.acknowledged(oldest.objectId), (quietUntil - now) / 1000);
+                    }
                     long retry = busy ? forcedAt : Math.min(quietUntil, forcedAt);
                     if (!evictTimer.isActive() || evictTimer.deadlineNanos() - retry > 0) {
                         ctx.timers().schedule(evictTimer, retry);

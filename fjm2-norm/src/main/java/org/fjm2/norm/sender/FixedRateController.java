@@ -1,60 +1,9 @@
 package org.fjm2.norm.sender;
 
-/**
- * Paces datagrams at a fixed rate with a virtual transmit clock: each datagram advances the clock by its
- * serialisation time (IP and UDP headers included); a datagram may leave when the clock is no further ahead of
- * real time than the burst allowance. The allowance (one millisecond of traffic, at least four datagrams) keeps the
- * event loop from waking once per datagram while never bursting a whole window at line rate.
- */
-public final class FixedRateController implements RateController {
-
-    /** IPv4 + UDP header bytes counted against the rate. */
-    public static final int IP_UDP_OVERHEAD = 28;
-    /** How far ahead of real time the transmit clock may run, as traffic time. */
-    public static final long BURST_NANOS = 1_000_000L;
-    /** Minimum burst in datagrams of this size. */
-    public static final int MIN_BURST_PACKETS = 4;
-    private static final int NOMINAL_PACKET = 1500;
-
-    private final long bitsPerSecond;
-    private final double nanosPerByte;
-    private final long burstNanos;
-    private long transmitClock;
-    private boolean started;
+/** Paces datagrams at the configured rate, whatever the receivers say (NORM without congestion control). */
+public final class FixedRateController extends PacedRateController {
 
     public FixedRateController(long bitsPerSecond) {
-        if (bitsPerSecond <= 0) {
-            throw new IllegalArgumentException("rate must be positive: " + bitsPerSecond);
-        }
-        this.bitsPerSecond = bitsPerSecond;
-        this.nanosPerByte = 8e9 / bitsPerSecond;
-        this.burstNanos = Math.max(BURST_NANOS, (long) (MIN_BURST_PACKETS * NOMINAL_PACKET * nanosPerByte));
-    }
-
-    @Override
-    public long delayNanos(int bytes, long now) {
-        if (!started) {
-            return 0;
-        }
-        long earliest = now - burstNanos;
-        if (transmitClock - earliest < 0) {
-            return 0;
-        }
-        return transmitClock - now - burstNanos + 1;
-    }
-
-    @Override
-    public void onSent(int bytes, long now) {
-        long floor = now - burstNanos;
-        if (!started || transmitClock - floor < 0) {
-            transmitClock = floor;
-            started = true;
-        }
-        transmitClock += (long) ((bytes + IP_UDP_OVERHEAD) * nanosPerByte);
-    }
-
-    @Override
-    public long rateBitsPerSecond() {
-        return bitsPerSecond;
+        super(bitsPerSecond);
     }
 }

@@ -1,8 +1,9 @@
 package org.fjm2.norm.sender;
 
 /**
- * Decides when the sender may put the next datagram on the wire. A fixed rate first; NORM-CC congestion control
- * (RFC 5740 section 5.5) plugs in here later, which is why the transmit loop only talks to this interface.
+ * Decides when the sender may put the next datagram on the wire: a fixed rate ({@link FixedRateController}), or a
+ * rate that follows the receivers' feedback ({@link AdaptiveRateController}). NORM-CC congestion control (RFC 5740
+ * section 5.5) plugs in here too, which is why the transmit loop only talks to this interface.
  */
 public interface RateController {
 
@@ -14,4 +15,12 @@ public interface RateController {
 
     /** Current rate in bits per second (advertised in NORM_CMD(CC) probes). */
     long rateBitsPerSecond();
+
+    /** A receiver reported missing data (a NACK) at {@code now}; {@code grttNanos} is the current GRTT. */
+    default void onLoss(long now, long grttNanos) {
+    }
+
+    /** Every tracked receiver acknowledged a watermark: a round trip of the whole group without trouble, or not. */
+    default void onRoundAcknowledged(long now) {
+    }
 }

@@ -47,6 +47,18 @@ public final class NormConfig {
     public static final int DEFAULT_AUTO_PARITY = 0;
     /** Paced transmit rate. Set it to what the path carries: unpaced bursts are lost at the first bottleneck. */
     public static final long DEFAULT_TX_RATE = 100_000_000L;
+    /** How the sender's rate is controlled. */
+    public enum RateControl {
+        /** Always the configured rate. */
+        FIXED,
+        /**
+         * The configured rate is a ceiling: the rate drops when receivers NACK and climbs back while watermark rounds
+         * come back clean (flow control against receiver overrun; see {@code AdaptiveRateController}).
+         */
+        ADAPTIVE
+    }
+    /** Fixed: the configured rate is what the sender sends at, as NORM without congestion control does. */
+    public static final RateControl DEFAULT_RATE_CONTROL = RateControl.FIXED;
     /** Repair cache bound in bytes: data the sender keeps for repairs (and queued, not yet sent). */
     public static final long DEFAULT_TX_CACHE_BYTES = 64L * 1024 * 1024;
     /** Repair cache bound in objects (object ids are 16 bits, so it stays well below 32768). */
@@ -166,6 +178,7 @@ public final class NormConfig {
     private final int rxWindowObjects;
     private final Duration senderTimeout;
     private final Duration receiverTimeout;
+    private final RateControl rateControl;
     private final boolean silentReceiver;
     private final LossInjector rxLoss;
     private final LossInjector txLoss;
@@ -207,6 +220,7 @@ public final class NormConfig {
         this.rxWindowObjects = b.rxWindowObjects;
         this.senderTimeout = b.senderTimeout;
         this.receiverTimeout = b.receiverTimeout;
+        this.rateControl = b.rateControl;
         this.silentReceiver = b.silentReceiver;
         this.rxLoss = b.rxLoss;
         this.txLoss = b.txLoss;
@@ -253,6 +267,7 @@ public final class NormConfig {
         b.rxWindowObjects = rxWindowObjects;
         b.senderTimeout = senderTimeout;
         b.receiverTimeout = receiverTimeout;
+        b.rateControl = rateControl;
         b.silentReceiver = silentReceiver;
         b.rxLoss = rxLoss;
         b.txLoss = txLoss;
@@ -302,6 +317,7 @@ public final class NormConfig {
     public int rxWindowObjects() { return rxWindowObjects; }
     public Duration senderTimeout() { return senderTimeout; }
     public Duration receiverTimeout() { return receiverTimeout; }
+    public RateControl rateControl() { return rateControl; }
     /** A silent receiver never sends NACKs or ACKs (it takes what FEC and others' repairs give it). */
     public boolean silentReceiver() { return silentReceiver; }
     /** Receive-side loss injection (tests); {@link LossInjector#NONE} in production. */
@@ -355,6 +371,7 @@ public final class NormConfig {
         private int rxWindowObjects = DEFAULT_RX_WINDOW_OBJECTS;
         private Duration senderTimeout = DEFAULT_SENDER_TIMEOUT;
         private Duration receiverTimeout = DEFAULT_RECEIVER_TIMEOUT;
+        private RateControl rateControl = DEFAULT_RATE_CONTROL;
         private boolean silentReceiver;
         private LossInjector rxLoss = LossInjector.NONE;
         private LossInjector txLoss = LossInjector.NONE;
@@ -405,6 +422,7 @@ public final class NormConfig {
         public Builder rxWindowObjects(int v) { this.rxWindowObjects = v; return this; }
         public Builder senderTimeout(Duration v) { this.senderTimeout = v; return this; }
         public Builder receiverTimeout(Duration v) { this.receiverTimeout = v; return this; }
+        public Builder rateControl(RateControl v) { this.rateControl = v; return this; }
         public Builder silentReceiver(boolean v) { this.silentReceiver = v; return this; }
         public Builder rxLoss(LossInjector v) { this.rxLoss = v == null ? LossInjector.NONE : v; return this; }
         public Builder txLoss(LossInjector v) { this.txLoss = v == null ? LossInjector.NONE : v; return this; }
@@ -462,6 +480,7 @@ public final class NormConfig {
             require(rxWindowObjects >= 2 && rxWindowObjects <= 16384, "rxWindowObjects", "must be 2..16384");
             require(senderTimeout.toMillis() > 0, "senderTimeout", "must be positive");
             require(receiverTimeout.toMillis() > 0, "receiverTimeout", "must be positive");
+            require(rateControl != null, "rateControl", "must be fixed or adaptive");
             require(protection == null || groupKey != null, "keyFile", "group security needs a key");
             return new NormConfig(this);
         }

@@ -37,7 +37,7 @@ class ReceiverDepartureTest {
              NormSession staying = NormSession.open(config.toBuilder().nodeId(71).build(), stays, 71)) {
             NormSession leaving = NormSession.open(config.toBuilder().nodeId(72).build(), leaves, 72);
             sendAndAwait(tx, 0, 2 * CACHE_OBJECTS, stays, leaves);
-            assertThat(trackedBySender(tx)).as("both receivers acknowledged, so both are tracked").isEqualTo(2);
+            assertThat(awaitTracked(tx, 2)).as("both receivers are heard, so both are tracked").isEqualTo(2);
             leaving.close();
             long start = System.nanoTime();
             sendAndAwait(tx, 2 * CACHE_OBJECTS, 4 * CACHE_OBJECTS, stays);
@@ -59,7 +59,7 @@ class ReceiverDepartureTest {
              NormSession dying = NormSession.open(config.toBuilder().nodeId(82).txLoss(deaf).rxLoss(deaf).build(),
                      dies, 82)) {
             sendAndAwait(tx, 0, 2 * CACHE_OBJECTS, stays, dies);
-            assertThat(trackedBySender(tx)).isEqualTo(2);
+            assertThat(awaitTracked(tx, 2)).as("both receivers are heard, so both are tracked").isEqualTo(2);
             dead.set(true);
             sendAndAwait(tx, 2 * CACHE_OBJECTS, 4 * CACHE_OBJECTS, stays);
             assertThat(trackedBySender(tx)).as("the silent receiver was dropped; sender %s", tx.counters())
@@ -77,6 +77,15 @@ class ReceiverDepartureTest {
         for (ObjectCollector r : receivers) {
             assertThat(r.await(to, 30, TimeUnit.SECONDS)).as("received %d of %d", r.received().size(), to).isTrue();
         }
+    }
+
+    /** Waits (bounded) until the sender tracks {@code count} receivers; returns how many it tracks. */
+    private static int awaitTracked(NormSession tx, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (trackedBySender(tx) < count && System.nanoTime() - deadline < 0) {
+            Thread.sleep(5);
+        }
+        return trackedBySender(tx);
     }
 
     private static int trackedBySender(NormSession tx) {

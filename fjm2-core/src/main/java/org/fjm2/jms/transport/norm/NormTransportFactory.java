@@ -43,6 +43,7 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("loopback", NormConfig.DEFAULT_LOOPBACK, "Deliver to subscribers on this host (multicast loopback)."),
             p("tos", NormConfig.DEFAULT_TOS, "IP TOS byte of every packet (DSCP << 2)."),
             p("rate", "100m", "Paced transmit rate in bit/s; k, m, g suffixes. Set it to what the path carries."),
+            p("rateControl", "fixed", "fixed: always send at rate; adaptive: rate is a ceiling, lowered when subscribers NACK and raised while acknowledgements come back clean (against subscriber overrun on a LAN or one host)."),
             p("segmentSize", "auto", "Payload bytes per NORM_DATA datagram, 64..65000; auto: what fills one packet of the interface's MTU (1408 on Ethernet, 65000 on loopback; 1400 without an interface)."),
             p("blockSize", NormConfig.DEFAULT_BLOCK_SIZE, "Source segments per FEC block (1..255)."),
             p("parity", NormConfig.DEFAULT_PARITY, "Reed-Solomon parity segments per block available for repair."),
@@ -123,6 +124,11 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.loopback(ParameterValues.booleanValue(p, "loopback", NormConfig.DEFAULT_LOOPBACK));
         b.tos(ParameterValues.intValue(p, "tos", NormConfig.DEFAULT_TOS, 0, 255));
         b.txRate(rate(p.getOrDefault("rate", "100m")));
+        String rateControl = p.getOrDefault("rateControl", "fixed").toLowerCase(Locale.ROOT);
+        if (!rateControl.equals("fixed") && !rateControl.equals("adaptive")) {
+            throw new IllegalArgumentException("rateControl must be fixed or adaptive, got '" + rateControl + "'");
+        }
+        b.rateControl(NormConfig.RateControl.valueOf(rateControl.toUpperCase(Locale.ROOT)));
         String segment = p.getOrDefault("segmentSize", "auto");
         boolean autoSegment = segment.equalsIgnoreCase("auto");
         if (!autoSegment) {

@@ -1,0 +1,54 @@
+package org.fjm2.jms.transport.norm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.util.Map;
+import org.fjm2.norm.session.NormConfig;
+import org.junit.jupiter.api.Test;
+
+/** How norm:// URL parameters become the engine's settings where a default is derived rather than fixed. */
+class NormTransportSettingsTest {
+
+    private static NormConfig config(String query) {
+        URI uri = URI.create("norm://239.255.0.1:6003");
+        Map<String, String> p = new java.util.HashMap<>();
+        for (String kv : query.split("&")) {
+            if (!kv.isEmpty()) {
+                String[] parts = kv.split("=", 2);
+                p.put(parts[0], parts[1]);
+            }
+        }
+        return NormTransportFactory.config(uri, p).config();
+    }
+
+    @Test
+    void segmentSizeFollowsTheInterfaceMtuUnlessSet() throws Exception {
+        int loMtu = java.net.NetworkInterface.getByName("lo").getMTU();
+        int expected = Math.min(NormConfig.MAX_SEGMENT_SIZE, loMtu - 28 - NormConfig.DATAGRAM_HEADER_ROOM);
+        assertThat(config("interface=lo").segmentSize()).as("lo MTU %d", loMtu).isEqualTo(expected);
+        assertThat(config("interface=lo&segmentSize=auto").segmentSize()).isEqualTo(expected);
+        assertThat(config("interface=lo&segmentSize=1400").segmentSize()).isEqualTo(1400);
+        assertThat(config("").segmentSize()).as("no interface named").isEqualTo(NormConfig.DEFAULT_SEGMENT_SIZE);
+    }
+
+    @Test
+    void groupSecurityLeavesRoomForItsOverheadInAutomaticSegments(@org.junit.jupiter.api.io.TempDir
+                                                                  java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path key = dir.resolve("group.key");
+        java.nio.file.Files.writeString(key, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+        java.nio.file.Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        int plain = config("interface=lo").segmentSize();
+        int sealed = config("interface=lo&security=seal&keyFile=" + key).segmentSize();
+        assertThat(sealed).isLessThanOrEqualTo(plain);
+        assertThat(sealed + NormConfig.DATAGRAM_HEADER_ROOM + 28 + 28).as("a sealed datagram fits one UDP payload")
+                .isLessThanOrEqualTo(65_507);
+    }
+
+    @Test
+    void rateControlIsFixedUnlessAdaptiveIsAsked() {
+        assertThat(config("interface=lo").rateControl()).isEqualTo(NormConfig.RateControl.FIXED);
+        assertThat(config("interface=lo&rateControl=adaptive").rateControl())
+                .isEqualTo(NormConfig.RateControl.ADAPTIVE);
+    }
+}
