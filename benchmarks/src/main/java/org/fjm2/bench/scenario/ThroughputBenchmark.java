@@ -79,10 +79,12 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     List<String> childJvmOptions = new ArrayList<>();
 
     /**
-     * FJM2 URL parameters: pacing at 2 Gbit/s so that the rate limit is not what is measured (the default 100m
-     * suits a real LAN), and a loopback-sized initial round-trip estimate.
+     * FJM2 URL parameters for loopback: the rate as a 10 Gbit/s ceiling that adapts to the subscribers
+     * ({@code rateControl=adaptive}: a fixed rate high enough for 8 KB messages overruns a subscriber decoding 1 KB
+     * ones, one low enough for those leaves 8 KB at half speed), and a loopback-sized initial round-trip estimate.
+     * The default rate (100m, fixed) suits a real LAN; the segment size follows lo's MTU (64 KB datagrams).
      */
-    static final String FJM2_PARAMS = "rate=2g&grtt=0.002";
+    static final String FJM2_PARAMS = "rate=10g&rateControl=adaptive&grtt=0.002";
     static final String TOPIC = "bench.throughput";
     static final int[] QUICK_SUBSCRIBERS = {1, 4};
     static final int[] QUICK_SIZES = {100, 8192};

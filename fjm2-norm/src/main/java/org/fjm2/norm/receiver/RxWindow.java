@@ -2,6 +2,8 @@ package org.fjm2.norm.receiver;
 
 import java.util.ArrayDeque;
 
+import io.netty.buffer.ByteBuf;
+
 import org.fjm2.norm.session.LossReason;
 import org.fjm2.norm.session.NormConfig;
 import org.fjm2.norm.session.NormContext;
@@ -101,7 +103,13 @@ final class RxWindow {
         return true;
     }
 
-    private RxObject oldestIncomplete(RxObject except) {
+    /** Gives the object data it does not own a copy of (a slice of the datagram that completes it). */
+    void adoptData(RxObject object, ByteBuf data) {
+        object.data = data;
+        bufferedBytes += object.size;
+    }
+
+        private RxObject oldestIncomplete(RxObject except) {
         for (int i = 0; i < slots.length / 2; i++) {
             RxObject o = slot((nextReleaseId + i) & 0xFFFF);
             if (o != null && o != except && !o.complete && o.data != null) {

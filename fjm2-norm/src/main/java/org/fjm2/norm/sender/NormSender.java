@@ -450,8 +450,9 @@ public final class NormSender {
 
     private void beginRound(int objectId) {
         if (LOG.isTraceEnabled()) {
-            LOG.trace("watermark round at object {}: cache {} objects / {} bytes, producers waiting {}, grtt {} ms",
-                    objectId, window.count(), window.bytes(), admission.hasWaiters(), grtt.advertised() * 1e3);
+            LOG.trace("watermark round at object {}: cache {} objects / {} bytes, {} queued, producers waiting {}, "
+                    + "grtt {} ms, rate {} bit/s", objectId, window.count(), window.bytes(), queues.size(),
+                    admission.hasWaiters(), grtt.advertised() * 1e3, rate.rateBitsPerSecond());
         }
         acks.startRound(objectId, config.robustFactor());
         roundAsked = false;
