@@ -5,17 +5,24 @@ import org.fjm2.norm.codec.Quantizer;
 /**
  * The sender's estimate of the group round-trip time (the largest RTT among receivers), which it advertises in
  * every message and which scales every NORM timer. A larger measurement is taken at once (RFC 5740 section
- * 5.5.1: 0.25 old + 0.75 new); the estimate comes down only at probe intervals, to the largest RTT heard in
- * the interval but by at most a factor of four per interval (so one slow outlier, such as a receiver's JIT warm-up,
- * costs a few probe intervals, not minutes). Never below one datagram's serialisation time at the current rate.
+ * 5.5.1: 0.25 old + 0.75 new), so that receivers never NACK before repairs could have come back. It comes down
+ * every {@link #DECREASE_INTERVAL_NANOS}, to the largest RTT heard in that interval but by at most half, so one slow
+ * outlier (a receiver's JIT warm-up, a GC pause, a burst queued in a socket) costs a second or so of too-long timers
+ * instead of minutes: an inflated GRTT slows every repair and every acknowledgement round. Never below one datagram's
+ * serialisation time at the current rate.
  */
 public final class GrttEstimator {
+
+    /** How often the estimate may come down to what the receivers currently measure. */
+    static final long DECREASE_INTERVAL_NANOS = 250_000_000L;
 
     private final double min;
     private final double max;
     private double measured;
     private double peak;
     private boolean heardResponse;
+    private long intervalStartNanos;
+    private boolean intervalStarted;
     private int quantized;
     private double advertised;
     private double floor;
@@ -27,32 +34,35 @@ public final class GrttEstimator {
         update();
     }
 
-    /** A receiver's RTT measurement, in seconds. */
-    public void onRtt(double rtt) {
+    /** A receiver's RTT measurement, in seconds, taken at {@code nowNanos}. */
+    public void onRtt(double rtt, long nowNanos) {
         if (!(rtt >= 0)) {
             return;
         }
-        if (org.slf4j.LoggerFactory.getLogger(GrttEstimator.class).isDebugEnabled()) {
-            org.slf4j.LoggerFactory.getLogger(GrttEstimator.class).debug("rtt sample {} ms (grtt {} ms)", rtt * 1e3, advertised * 1e3);
+        if (!intervalStarted) {
+            intervalStarted = true;
+            intervalStartNanos = nowNanos;
         }
         heardResponse = true;
         if (rtt > measured) {
             measured = Math.min(max, 0.25 * measured + 0.75 * rtt);
-            peak = measured;
             update();
-        } else if (rtt > peak) {
-            peak = rtt;
+        }
+        peak = Math.max(peak, rtt);
+        if (nowNanos - intervalStartNanos >= DECREASE_INTERVAL_NANOS) {
+            endInterval(nowNanos);
         }
     }
 
-    /** Called at each probe: lets the estimate decrease towards the interval's peak. */
-    public void onProbeInterval() {
+    /** Lets the estimate come down towards the interval's peak (at most halving), and starts a new interval. */
+    private void endInterval(long nowNanos) {
         if (heardResponse && peak < measured) {
-            measured = Math.max(peak, 0.25 * measured);
+            measured = Math.max(peak, 0.5 * measured);
             update();
         }
         heardResponse = false;
         peak = 0;
+        intervalStartNanos = nowNanos;
     }
 
     /** The time one datagram takes at the transmit rate: the advertised GRTT never goes below it. */

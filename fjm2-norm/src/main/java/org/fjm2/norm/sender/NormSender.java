@@ -111,7 +111,7 @@ public final class NormSender {
         this.packets = new SenderPackets(ctx, instanceId, grtt, parityEncoder);
         this.repairs = new RepairScheduler(ctx, window, grtt);
         this.eviction = new CacheEviction(ctx, window, queues, admission, acks, grtt);
-        this.probes = new ProbeSchedule(ctx, grtt, () -> idle);
+        this.probes = new ProbeSchedule(ctx, () -> idle);
         this.flushTimer = new Timer("sender-flush", this::onFlushTimer);
         this.flushCount = config.robustFactor();
         this.roundEveryBytes = Math.max(1, config.txCacheBytes() / ROUND_EVERY_CACHE_FRACTION);
@@ -564,7 +564,7 @@ public final class NormSender {
                     Integer.toUnsignedString(feedback.sourceId()), feedback.type(), feedback.ackType());
         }
         if (rttMicros >= 0 && rttMicros < config.grttMax().toNanos() / 1000 * 4) {
-            grtt.onRtt(rttMicros / 1e6);
+            grtt.onRtt(rttMicros / 1e6, ctx.nanoTime());
         }
     }
 

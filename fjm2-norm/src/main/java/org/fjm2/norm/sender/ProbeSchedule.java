@@ -15,7 +15,6 @@ final class ProbeSchedule {
 
     private final NormContext ctx;
     private final NormConfig config;
-    private final GrttEstimator grtt;
     private final BooleanSupplier idle;
     private final Timer probeTimer;
     private boolean due;
@@ -23,10 +22,9 @@ final class ProbeSchedule {
     private long intervalNanos;
 
     /** {@code idle} tells whether the sender has nothing to transmit. */
-    ProbeSchedule(NormContext ctx, GrttEstimator grtt, BooleanSupplier idle) {
+    ProbeSchedule(NormContext ctx, BooleanSupplier idle) {
         this.ctx = ctx;
         this.config = ctx.config();
-        this.grtt = grtt;
         this.idle = idle;
         this.probeTimer = new Timer("sender-probe", this::onProbeTimer);
         this.intervalNanos = config.probeIntervalMin().toNanos();
@@ -60,7 +58,6 @@ final class ProbeSchedule {
             intervalNanos = config.probeIntervalMin().toNanos();
             return;     // quiet: resume probing when data flows again
         }
-        grtt.onProbeInterval();
         dataSinceProbe = false;
         due = true;
         ctx.wakeTransmitter();
