@@ -53,6 +53,12 @@ public final class NormSender {
      * measured GRTT and delays every acknowledgement round (about 0.5 ms of sending at 1 GB/s).
      */
     static final int TRANSMIT_BURST_BYTES = 512 * 1024;
+    /**
+     * While the sender is idle and holds objects, a FLUSH naming the newest goes out this often (after the robust
+     * factor's end-of-transmission FLUSHes): receivers that missed the end of a stream learn of it and NACK, and an
+     * idle sender is not taken for gone (receivers time senders out after 10 s of silence).
+     */
+    static final long IDLE_FLUSH_INTERVAL_NANOS = 1_000_000_000L;
 
     private final NormContext ctx;
     private final NormConfig config;
@@ -476,6 +482,7 @@ public final class NormSender {
                 acks.expireRound(now, config.receiverTimeout().toNanos());
                 reportUserRound();
                 ctx.wakeTransmitter();      // room may be needed: the next round starts from the transmit loop
+                scheduleIdleFlush(now);
             }
             return;
         }
@@ -487,7 +494,18 @@ public final class NormSender {
             flushDue = true;
             ctx.wakeTransmitter();
             scheduleFlush(now);
+        } else if (window.count() > 0) {
+            // The end-of-transmission FLUSHes are done, yet a receiver may have missed all of them (an outage):
+            // keep naming the newest object, so that it learns what it lacks and NACKs while we still hold it,
+            // instead of timing us out with the tail neither delivered nor reported.
+            flushDue = true;
+            ctx.wakeTransmitter();
+            scheduleIdleFlush(now);
         }
+    }
+
+    private void scheduleIdleFlush(long now) {
+        ctx.timers().schedule(flushTimer, now + Math.max(IDLE_FLUSH_INTERVAL_NANOS, 2 * grtt.advertisedNanos()));
     }
 
     private void reportUserRound() {
