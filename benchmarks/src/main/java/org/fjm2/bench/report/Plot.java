@@ -22,18 +22,27 @@ public final class Plot {
     private Plot() {
     }
 
-    /** A grouped bar chart: one bar group per category, one series per name. */
+    /**
+     * A grouped bar chart: one bar group per category, one series per name. Labels of many categories are slanted so
+     * that they do not overlap, and the legend stands outside the plot so that it hides no bar.
+     */
     public static void bars(Path file, String title, String xTitle, String yTitle, List<String> categories,
                             List<String> seriesNames, List<double[]> series) throws IOException {
-        CategoryChart chart = new CategoryChartBuilder().width(900).height(540).title(title)
+        CategoryChart chart = new CategoryChartBuilder().width(1000).height(600).title(title)
                 .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setToolTipsEnabled(false);
+        if (categories.size() > MAX_UPRIGHT_LABELS) {
+            chart.getStyler().setXAxisLabelRotation(45);
+        }
         for (int i = 0; i < seriesNames.size(); i++) {
             chart.addSeries(seriesNames.get(i), categories, toList(series.get(i)));
         }
         save(chart, file);
     }
+
+    /** Categories whose labels fit side by side; more are slanted. */
+    static final int MAX_UPRIGHT_LABELS = 6;
 
     /** Lines over a shared numeric x axis, optionally log scale. */
     public static void lines(Path file, String title, String xTitle, String yTitle, double[] x, List<String> names,

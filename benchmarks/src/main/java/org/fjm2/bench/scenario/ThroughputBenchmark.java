@@ -94,7 +94,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
      * Least warm-up of the first size measured by a fresh publisher and subscriber JVM pair: its code is still being
      * JIT-compiled (the first window of a quick run measured a fraction of the next ones without it).
      */
-    static final double FIRST_ROUND_WARMUP = 1.5;
+    static final double FIRST_ROUND_WARMUP = 3;
     /** Raw UDP baseline: warm-up and measured seconds per size. */
     static final double UDP_WARMUP = 0.3;
     static final double UDP_SECONDS = 1.0;
