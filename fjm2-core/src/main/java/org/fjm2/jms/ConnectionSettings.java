@@ -23,7 +23,7 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
                           Map<String, String> transportParameters, long batchLingerMicros, int maxBatchBytes,
                           int consumerQueueMessages, long consumerQueueBytes, OverflowPolicy overflowPolicy,
                           boolean consumerBackPressure, long sendTimeoutMillis, ObjectMessageAllowList allowList, String clientId,
-                          int maxRedeliveries, boolean jmx) {
+                          int maxRedeliveries, boolean jmx, long clockSkewMillis) {
 
     static ConnectionSettings parse(String url) throws JMSException {
         try {
@@ -87,9 +87,11 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
         int redeliveries = ParameterValues.intValue(all, JmsParameters.MAX_REDELIVERIES,
                 JmsParameters.MAX_REDELIVERIES_DEFAULT, 0, 1_000_000);
         boolean jmx = ParameterValues.booleanValue(all, JmsParameters.JMX, JmsParameters.JMX_DEFAULT);
+        long clockSkew = ParameterValues.longValue(all, JmsParameters.CLOCK_SKEW_MILLIS,
+                JmsParameters.CLOCK_SKEW_MILLIS_DEFAULT, 0, 86_400_000L);
         return new ConnectionSettings(url, uri, factory, Collections.unmodifiableMap(transport), linger, maxBatch,
                 queueMessages, queueBytes, policy, backPressure, sendTimeout, allowList, clientId.isEmpty() ? null : clientId,
-                redeliveries, jmx);
+                redeliveries, jmx, clockSkew);
     }
 
     /** The transport factory registered for a scheme, through ServiceLoader. */

@@ -19,6 +19,7 @@ import jakarta.jms.TopicSession;
 import org.fjm2.jms.message.Fjm2Message;
 import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.transport.TransportCounters;
+import org.fjm2.jms.wire.BatchHeaderFlyweight;
 import org.fjm2.jms.wire.MalformedWireException;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
 import org.slf4j.Logger;
@@ -65,6 +66,8 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final ObjectTransport transport;
     private final DeliveryBacklog deliveryBacklog = new DeliveryBacklog();
     private final long epoch;
+    /** When this connection started (wall clock, ms): a sender started well after it must be heard from its start. */
+    private final long startMillis;
     private final int instance = INSTANCES.incrementAndGet();
     private final ConnectionCounters counters = new ConnectionCounters();
     private final SubscriptionTable subscriptions = new SubscriptionTable();
@@ -97,11 +100,8 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
             jms.initCause(e);
             throw jms;
         }
-        long random;
-        do {
-            random = RANDOM.nextLong();
-        } while (random == 0);
-        this.epoch = random;
+        this.startMillis = System.currentTimeMillis();
+        this.epoch = BatchHeaderFlyweight.epochOf(startMillis, RANDOM.nextLong());
         String node = nodeIdText();
         this.timer = new ScheduledThreadPoolExecutor(1, daemon("fjm2-timer-" + node));
         this.timer.setRemoveOnCancelPolicy(true);
@@ -109,7 +109,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         Callbacks callbacks = new Callbacks();
         this.outbound = new Outbound(transport, epoch, settings, timer, counters, subscriptions, callbacks);
         MessageDecoder decoder = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic);
-        this.inbound = new Inbound(subscriptions, counters, decoder, callbacks);
+        this.inbound = new Inbound(subscriptions, counters, decoder, callbacks, startMillis, settings.clockSkewMillis());
         if (settings.consumerBackPressure()) {
             transport.holdAcknowledgementsWhile(deliveryBacklog::isBackedUp);
         }

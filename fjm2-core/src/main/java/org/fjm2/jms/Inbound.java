@@ -51,12 +51,21 @@ final class Inbound implements ObjectListener {
     /** A squelch can cost hundreds of objects at once: one line a second, with the objects since the last line. */
     private final LogLimiter lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
     private long objectsLostSinceLine;
+    /** A sender that started after this (our start plus the clock skew allowed) was heard from its first message. */
+    private final long listeningSinceMillis;
 
-    Inbound(SubscriptionTable subscriptions, ConnectionCounters counters, MessageDecoder decoder, Owner owner) {
+    /**
+     * @param startMillis     when this connection started (wall clock): streams of senders that started well after
+     *                        it must be heard from their first message
+     * @param clockSkewMillis how far apart the clocks of this host and a sender's may be
+     */
+    Inbound(SubscriptionTable subscriptions, ConnectionCounters counters, MessageDecoder decoder, Owner owner,
+            long startMillis, long clockSkewMillis) {
         this.subscriptions = subscriptions;
         this.counters = counters;
         this.decoder = decoder;
         this.owner = owner;
+        this.listeningSinceMillis = startMillis + clockSkewMillis;
     }
 
     @Override
@@ -94,7 +103,8 @@ final class Inbound implements ObjectListener {
         checkFraming(buf, first, end, count);
         SenderState state = senders.get(sender);
         if (state == null || state.epoch != epoch) {
-            state = new SenderState(epoch);
+            long senderStart = batchHeader.senderStartMillis();
+            state = new SenderState(epoch, senderStart >= 0 && senderStart > listeningSinceMillis);
             senders.put(sender, state);
             reportLostBeforeFirstBatch(sender);
         }
@@ -173,6 +183,10 @@ final class Inbound implements ObjectListener {
     private void reportGap(int sender, SenderState state, int producer, int priority, long gap, String topic) {
         counters.messagesLost.add(gap);
         String reason = state.lossReason != null ? state.lossReason : "gap in the producer's sequence numbers";
+        if (state.lastGapIsStartOfStream) {
+            reason = "the producer's first messages, sent after this connection started, never arrived (the start "
+                    + "of its stream was lost)";
+        }
         state.pendingLostObjects = 0;
         MessagesLostException lost = new MessagesLostException(topic, sender, producer, priority, gap, reason);
         LOG.warn(lost.getMessage());
@@ -266,16 +280,27 @@ final class Inbound implements ObjectListener {
     /** What the receive path remembers of one sending connection. */
     private static final class SenderState {
         final long epoch;
+        /**
+         * Whether the sender's connection started after ours (clock skew allowed for): then every stream of it was
+         * heard from its first message, numbered 1, and a first message numbered higher reveals lost ones.
+         */
+        final boolean startedAfterUs;
         /** Last sequence per producer, indexed by priority. */
         final IntObjectHashMap<long[]> lastSequence = new IntObjectHashMap<>();
+        /** Whether the gap {@link #track} returned last is the missing start of a stream (for the report). */
+        boolean lastGapIsStartOfStream;
         long pendingLostObjects;
         String lossReason;
 
-        SenderState(long epoch) {
+        SenderState(long epoch, boolean startedAfterUs) {
             this.epoch = epoch;
+            this.startedAfterUs = startedAfterUs;
         }
 
-        /** -1: duplicate; 0: in order (or first seen); n > 0: n messages missing before this one. */
+        /**
+         * -1: duplicate; 0: in order (or first seen of a stream that may have begun before we listened); n > 0: n
+         * messages missing before this one.
+         */
         long track(int producer, int priority, long sequence) {
             long[] last = lastSequence.get(producer);
             if (last == null) {
@@ -287,7 +312,11 @@ final class Inbound implements ObjectListener {
                 return -1;
             }
             last[priority] = sequence;
-            return previous == 0 ? 0 : sequence - previous - 1;
+            lastGapIsStartOfStream = previous == 0 && startedAfterUs && sequence > 1;
+            if (previous == 0) {
+                return lastGapIsStartOfStream ? sequence - 1 : 0;
+            }
+            return sequence - previous - 1;
         }
     }
 }

@@ -54,6 +54,14 @@ public final class JmsParameters {
     public static final String MAX_REDELIVERIES = "maxRedeliveries";
     public static final int MAX_REDELIVERIES_DEFAULT = 10;
 
+    /**
+     * How far apart the wall clocks of publishing and subscribing hosts may be, milliseconds. A producer whose first
+     * message seen here is numbered above 1, on a connection that started more than this after ours, lost its first
+     * messages while we listened (the start of its stream fell into an outage): they are counted and reported.
+     */
+    public static final String CLOCK_SKEW_MILLIS = "clockSkewMillis";
+    public static final long CLOCK_SKEW_MILLIS_DEFAULT = 2000;
+
     /** Register a JMX MBean with counters for every connection. */
     public static final String JMX = "jmx";
     public static final boolean JMX_DEFAULT = true;
@@ -81,6 +89,9 @@ public final class JmsParameters {
                     "client id of every connection made by the factory (none by default)"),
             new TransportParameter(MAX_REDELIVERIES, String.valueOf(MAX_REDELIVERIES_DEFAULT),
                     "redeliveries when a MessageListener throws, before the message is dropped and counted"),
+            new TransportParameter(CLOCK_SKEW_MILLIS, String.valueOf(CLOCK_SKEW_MILLIS_DEFAULT),
+                    "how far apart publishers' and subscribers' clocks may be (ms): a producer started later than that "
+                            + "after this connection whose first message seen is not its first lost the others"),
             new TransportParameter(JMX, String.valueOf(JMX_DEFAULT),
                     "register a JMX MBean with the counters of each connection"));
 

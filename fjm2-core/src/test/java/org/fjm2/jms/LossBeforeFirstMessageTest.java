@@ -17,8 +17,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Objects lost for good before a receiver has decoded anything from their sender carry messages whose sequence
- * numbers the receiver never sees, so the gap check cannot count them. They must still be reported (count unknown)
- * instead of vanishing: one message per object, and the first objects lost for some receivers (seeded).
+ * numbers the receiver never sees. They must still be reported instead of vanishing (seeded loss, one message per
+ * object):
+ * <ul>
+ *   <li>the publisher started before the subscriber: a late join, the count is unknown;</li>
+ *   <li>the publisher started after the subscriber was listening: the first message received, numbered above 1,
+ *       says exactly how many were missed from the start of the stream.</li>
+ * </ul>
  */
 class LossBeforeFirstMessageTest {
 
@@ -29,21 +34,44 @@ class LossBeforeFirstMessageTest {
     private static final String PADDING = "x".repeat(300);
 
     @Test
-    void objectsLostBeforeTheFirstMessageAreReported() throws Exception {
-        int firstLostCases = 0;
+    void aLateJoinerReportsLossBeforeItsFirstMessageWithoutACount() throws Exception {
+        int cases = runSeeds("lossRate=0.5&maxBatchBytes=256", false,
+                (firstIndex, e) -> e.lostMessages() == -1 && e.getMessage().contains("before the first message"));
+        assertThat(cases).as("the seeds must lose a first object at least once").isPositive();
+    }
+
+    @Test
+    void thePublishersMissingFirstMessagesAreCountedExactly() throws Exception {
+        int cases = runSeeds("lossRate=0.5&maxBatchBytes=256&clockSkewMillis=0", true,
+                (firstIndex, e) -> e.lostMessages() == firstIndex && e.getMessage().contains("start of its stream"));
+        assertThat(cases).as("the seeds must lose the first message at least once").isPositive();
+    }
+
+    private interface Report {
+        boolean expected(int firstIndex, MessagesLostException report);
+    }
+
+    /** @return how many seeds lost the first message (each of them checked for the expected report) */
+    private static int runSeeds(String params, boolean publisherStartsLater, Report expected) throws Exception {
+        int cases = 0;
         for (long seed = 1; seed <= SEEDS; seed++) {
-            String url = InMem.newUrl("lossRate=0.5&seed=" + seed + "&maxBatchBytes=256");
-            try (Connection pub = InMem.connect(url); Connection sub = InMem.connect(url)) {
+            String url = InMem.newUrl(params + "&seed=" + seed);
+            Connection pub = publisherStartsLater ? null : InMem.connect(url);
+            try (Connection sub = InMem.connect(url)) {
                 List<JMSException> reports = new CopyOnWriteArrayList<>();
                 sub.setExceptionListener(reports::add);
                 Session ss = sub.createSession();
                 Topic topic = ss.createTopic("first");
                 MessageConsumer consumer = ss.createConsumer(topic);
                 sub.start();
+                if (publisherStartsLater) {
+                    Thread.sleep(5);        // the publisher's connection starts strictly later
+                    pub = InMem.connect(url);
+                }
                 Session ps = pub.createSession();
                 MessageProducer producer = ps.createProducer(topic);
                 for (int i = 0; i < MESSAGES; i++) {
-                    producer.send(ps.createTextMessage(i + " " + PADDING));      // one message per object
+                    producer.send(ps.createTextMessage(i + " " + PADDING));
                 }
                 Fjm2Connection subscriber = (Fjm2Connection) sub;
                 assertThat(Await.until(() -> subscriber.transportCounters().objectsReceived()
@@ -51,17 +79,20 @@ class LossBeforeFirstMessageTest {
                         .as("seed %d: every object delivered or lost", seed).isTrue();
                 TextMessage first = (TextMessage) consumer.receive(5000);
                 int firstIndex = first == null ? MESSAGES : Integer.parseInt(first.getText().split(" ")[0]);
-                if (firstIndex > 0) {
-                    firstLostCases++;
+                if (firstIndex > 0 && (first != null || !publisherStartsLater)) {
+                    cases++;
                     long seedFinal = seed;
                     assertThat(Await.until(() -> reports.stream().anyMatch(e -> e instanceof MessagesLostException m
-                            && m.lostMessages() == -1 && m.getMessage().contains("before the first message")),
-                            10, TimeUnit.SECONDS))
+                                    && expected.expected(firstIndex, m)), 10, TimeUnit.SECONDS))
                             .as("seed %d: first message received is #%d, reports %s", seedFinal, firstIndex, reports)
                             .isTrue();
                 }
+            } finally {
+                if (pub != null) {
+                    pub.close();
+                }
             }
         }
-        assertThat(firstLostCases).as("the seeds must lose a first object at least once").isPositive();
+        return cases;
     }
 }

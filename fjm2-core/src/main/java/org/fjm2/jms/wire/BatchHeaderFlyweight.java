@@ -7,8 +7,9 @@ import io.netty.buffer.ByteBuf;
  * <pre>
  *  0  uint16  magic 0x464A ("FJ")
  *  2  uint8   version (1)
- *  3  uint8   flags (0; receivers ignore unknown bits)
- *  4  int64   connection epoch: random per sending connection, scopes producer ids and sequences
+ *  3  uint8   flags: bit 0 the epoch carries the connection's start time (receivers ignore unknown bits)
+ *  4  int64   connection epoch: unique per sending connection, scopes producer ids and sequences; with flag bit 0
+ *             its top 44 bits are the connection's start time (ms since 1970) and its low 20 bits random
  * 12  int32   number of message records that follow
  * </pre>
  * Big-endian. A flyweight: {@link #wrap} it over a buffer, no copy.
@@ -25,6 +26,11 @@ public final class BatchHeaderFlyweight {
     public static final int RECORD_COUNT_OFFSET = 12;
     public static final int LENGTH = 16;
 
+    /** Flag: the epoch's top bits are the sending connection's start time. */
+    public static final int FLAG_EPOCH_HAS_START_TIME = 0x01;
+    /** Bits of randomness below the start time in such an epoch. */
+    public static final int EPOCH_RANDOM_BITS = 20;
+
     private ByteBuf buf;
     private int offset;
 
@@ -37,8 +43,22 @@ public final class BatchHeaderFlyweight {
     /** Appends a header with a zero record count at the writer index; returns where it starts. */
     public static int writeEmpty(ByteBuf out, long epoch) {
         int at = out.writerIndex();
-        out.writeShort(MAGIC).writeByte(VERSION).writeByte(0).writeLong(epoch).writeInt(0);
+        out.writeShort(MAGIC).writeByte(VERSION).writeByte(FLAG_EPOCH_HAS_START_TIME).writeLong(epoch).writeInt(0);
         return at;
+    }
+
+    /** An epoch for a connection started at {@code startMillis}: the start time above {@code random}'s low bits. */
+    public static long epochOf(long startMillis, long random) {
+        return (startMillis << EPOCH_RANDOM_BITS) | (random & ((1L << EPOCH_RANDOM_BITS) - 1));
+    }
+
+    public int flags() {
+        return buf.getUnsignedByte(offset + FLAGS_OFFSET);
+    }
+
+    /** The sending connection's start time (ms since 1970), or -1 when the sender does not say. */
+    public long senderStartMillis() {
+        return (flags() & FLAG_EPOCH_HAS_START_TIME) != 0 ? epoch() >>> EPOCH_RANDOM_BITS : -1;
     }
 
     public int magic() {
