@@ -72,7 +72,7 @@ public final class LatencyBenchmark implements Callable<Integer> {
     String interfaceName;
 
     @Option(names = "--fjm2-params", defaultValue = ThroughputBenchmark.FJM2_PARAMS,
-            description = "Extra norm:// URL parameters. Default: ${DEFAULT-VALUE}.")
+            description = "Extra norm:// URL parameters. Default: ${DEFAULT-VALUE} (as in throughput).")
     String fjm2Params;
 
     @Option(names = "--child-jvm-option", description = "Option of the receiver's JVM, repeatable.")
@@ -101,6 +101,7 @@ public final class LatencyBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        fjm2Params = ThroughputBenchmark.resolveParams(fjm2Params);
         if (quick) {
             CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
             seconds = parsed.hasMatchedOption("--seconds") ? seconds : QUICK_SECONDS;

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
 import org.fjm2.bench.artemis.EmbeddedArtemis;
@@ -18,6 +19,8 @@ import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.RawUdp;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.transport.SocketBufferLimits;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -67,7 +70,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     String interfaceName;
 
     @Option(names = "--fjm2-params", defaultValue = FJM2_PARAMS,
-            description = "Extra norm:// URL parameters of every FJM2 connection. Default: ${DEFAULT-VALUE}.")
+            description = "Extra norm:// URL parameters of every FJM2 connection. Default: ${DEFAULT-VALUE}: "
+                    + "rateControl=adaptive&grtt=0.002&rate=40g, or rate=10g where net.core.rmem_max caps the "
+                    + "receive buffer below 8 MiB.")
     String fjm2Params;
 
     @Option(names = "--artemis", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -78,13 +83,43 @@ public final class ThroughputBenchmark implements Callable<Integer> {
             + "are replaced (e.g. -XX:StartFlightRecording=filename=sub-{system}-{n}.jfr,dumponexit=true).")
     List<String> childJvmOptions = new ArrayList<>();
 
+    /** The --fjm2-params value that stands for {@link #loopbackParams()}. */
+    static final String FJM2_PARAMS = "auto";
     /**
-     * FJM2 URL parameters for loopback: the rate as a 10 Gbit/s ceiling that adapts to the subscribers
+     * FJM2 URL parameters for loopback: the rate as a ceiling that adapts to the subscribers
      * ({@code rateControl=adaptive}: a fixed rate high enough for 8 KB messages overruns a subscriber decoding 1 KB
      * ones, one low enough for those leaves 8 KB at half speed), and a loopback-sized initial round-trip estimate.
      * The default rate (100m, fixed) suits a real LAN; the segment size follows lo's MTU (64 KB datagrams).
      */
-    static final String FJM2_PARAMS = "rate=10g&rateControl=adaptive&grtt=0.002";
+    static final String LOOPBACK_PARAMS = "rateControl=adaptive&grtt=0.002&rate=";
+    /** Rate ceiling where the kernel grants the default receive buffer: bursts fit, the subscriber sets the pace. */
+    static final String RATE_FULL_BUFFER = "40g";
+    /**
+     * Rate ceiling where the kernel caps the receive buffer below the default (net.core.rmem_max): a higher
+     * ceiling overflows it in bursts, and the repairs cost more than the rate gains.
+     */
+    static final String RATE_CAPPED_BUFFER = "10g";
+
+    /** The loopback parameters for this machine's receive buffer cap, saying which and why. */
+    static String loopbackParams() {
+        return loopbackParams(SocketBufferLimits.cap(SocketBufferLimits.RMEM_MAX));
+    }
+
+    /** The loopback parameters for a kernel receive buffer cap (empty: none known), saying which and why. */
+    static String loopbackParams(OptionalLong cap) {
+        boolean full = cap.isEmpty() || cap.getAsLong() >= NormConfig.DEFAULT_RECEIVE_BUFFER;
+        String rate = full ? RATE_FULL_BUFFER : RATE_CAPPED_BUFFER;
+        System.out.printf("FJM2 rate ceiling %s: net.core.rmem_max = %s bytes%s%n", rate,
+                cap.isPresent() ? cap.getAsLong() : "unknown",
+                full ? "" : " caps the " + NormConfig.DEFAULT_RECEIVE_BUFFER + "-byte receive buffer (as root: sysctl -w "
+                        + "net.core.rmem_max=" + NormConfig.DEFAULT_RECEIVE_BUFFER + " for " + RATE_FULL_BUFFER + ")");
+        return LOOPBACK_PARAMS + rate;
+    }
+
+    /** {@code params}, or this machine's loopback parameters for "auto". */
+    static String resolveParams(String params) {
+        return FJM2_PARAMS.equals(params) ? loopbackParams() : params;
+    }
     static final String TOPIC = "bench.throughput";
     static final int[] QUICK_SUBSCRIBERS = {1, 4};
     static final int[] QUICK_SIZES = {100, 8192};
@@ -110,6 +145,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         applyQuick();
         validate();
+        fjm2Params = resolveParams(fjm2Params);
         int artemisPort = UdpBenchmark.basePort() + 15;
         int port = UdpBenchmark.basePort() + 16;
         ProgressBar progress = new ProgressBar("throughput",

@@ -16,6 +16,7 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A stream of uninterpreted bytes with {@link java.io.DataOutput} encodings. Write-only until {@link #reset()}
@@ -292,6 +293,15 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
 
     @Override
     public void writeBytes(byte[] value, int offset, int length) throws JMSException {
+        checkBodyWritable();
+        if (out == null && body.length == 0) {
+            // The usual BytesMessage: one writeBytes of the whole body. A copy allocated by Arrays.copyOfRange is not
+            // zeroed first (the JIT fuses the two), which at 8 KB saves a third of the cost of building the message.
+            Objects.checkFromIndexSize(offset, length, value.length);
+            written = new ExposedByteArrayOutputStream(Arrays.copyOfRange(value, offset, offset + length));
+            out = new DataOutputStream(written);
+            return;
+        }
         try {
             output(length).write(value, offset, length);
         } catch (IOException e) {
@@ -373,6 +383,13 @@ public final class Fjm2BytesMessage extends Fjm2Message implements BytesMessage 
         ExposedByteArrayOutputStream(byte[] initial, int sizeHint) {
             super(Math.max(64, initial.length + Math.max(0, sizeHint)));
             write(initial, 0, initial.length);
+        }
+
+        /** Takes {@code content} as the bytes written so far (no copy: the caller gives up the array). */
+        ExposedByteArrayOutputStream(byte[] content) {
+            super(0);
+            buf = content;
+            count = content.length;
         }
 
         byte[] buffer() {

@@ -3,6 +3,7 @@ package org.fjm2.jms.wire;
 import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A bounds-checked cursor over part of a buffer (big-endian, as the whole wire format). Every read checks that
@@ -117,8 +118,16 @@ public final class WireReader {
 
     public byte[] readBytes(int length) throws MalformedWireException {
         need(length);
-        byte[] bytes = new byte[length];
-        buf.getBytes(index, bytes);
+        byte[] bytes;
+        if (buf.hasArray()) {
+            // A copy made by Arrays.copyOfRange is allocated without zeroing first (the JIT fuses the two), which
+            // for large bodies is a third of the cost of decoding them.
+            int from = buf.arrayOffset() + index;
+            bytes = Arrays.copyOfRange(buf.array(), from, from + length);
+        } else {
+            bytes = new byte[length];
+            buf.getBytes(index, bytes);
+        }
         index += length;
         return bytes;
     }

@@ -49,24 +49,34 @@ final class SenderPackets {
 
     /** Sends one source or parity symbol of a block; returns the datagram length. */
     int sendData(TxObject object, int block, int symbol, boolean repair) {
-        int segmentSize = config.segmentSize();
-        ByteBuf packet = ctx.output().allocate(HEADER_ROOM + segmentSize);
+        int k = object.partition.blockLength(block);
+        boolean source = symbol < k;
+        // Heap data would be copied to direct memory on its way out anyway.
+        boolean gathers = object.data.isDirect() && ctx.output().gathersWrites();
+        // A source segment is sent from the object itself where the transport gathers (no copy of the payload).
+        ByteBuf packet = ctx.output().allocate(HEADER_ROOM + (source && gathers ? 0 : config.segmentSize()));
         dataMessage.wrap(packet, packet.writerIndex(), packet.capacity());
         int flags = (repair ? NormWire.FLAG_REPAIR : 0) | (object.info != null ? NormWire.FLAG_INFO : 0);
         dataMessage.writeObjectHeader(NormWire.TYPE_DATA, ctx.nextSequence(), ctx.nodeId(), instanceId,
                 grtt.quantized(), backoffFactor, groupSizeQuantized, flags, FEC_ID, object.objectId);
-        int k = object.partition.blockLength(block);
         dataMessage.writePayloadId(FEC_M, block, symbol, k);
         int header = ObjectMessageFlyweight.baseHeaderLength(NormWire.TYPE_DATA, FEC_ID);
         header += writeFti(packet, packet.writerIndex() + header, object);
         dataMessage.headerLength(header);
         int payloadIndex = packet.writerIndex() + header;
         int length;
-        if (symbol < k) {
+        if (source) {
             length = object.partition.segmentLength(block, symbol);
-            int offset = (int) object.partition.segmentOffset(block, symbol);
-            packet.setBytes(payloadIndex, object.data, object.data.readerIndex() + offset, length);
+            int offset = object.data.readerIndex() + (int) object.partition.segmentOffset(block, symbol);
             ctx.counters().increment(repair ? Counter.REPAIRS_SENT : Counter.DATA_SENT);
+            if (gathers) {
+                packet.writerIndex(payloadIndex);
+                ByteBuf datagram = ctx.output().gather(packet, object.data.retainedSlice(offset, length));
+                int total = datagram.readableBytes();
+                ctx.output().sendToGroup(datagram);
+                return total;
+            }
+            packet.setBytes(payloadIndex, object.data, offset, length);
         } else {
             // As long as the block's longest source symbol (what NRL NORM sends too).
             length = object.partition.segmentLength(block, 0);

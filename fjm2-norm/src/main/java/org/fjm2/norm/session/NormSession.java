@@ -515,6 +515,17 @@ public final class NormSession implements NormContext, AutoCloseable {
         }
 
         @Override
+        public boolean gathersWrites() {
+            // Protection seals the datagram in place.
+            return protection == null && transport.gathersWrites();
+        }
+
+        @Override
+        public ByteBuf gather(ByteBuf header, ByteBuf payload) {
+            return transport.allocator().compositeDirectBuffer(2).addComponents(true, header, payload);
+        }
+
+        @Override
         public void sendToGroup(ByteBuf datagram) {
             if (config.txLoss().drop(datagram)) {
                 counters.increment(Counter.TX_LOSS_INJECTED);

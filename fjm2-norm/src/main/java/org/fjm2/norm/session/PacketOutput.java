@@ -19,6 +19,18 @@ public interface PacketOutput {
      */
     ByteBuf allocateHeap(int capacity);
 
+    /**
+     * Whether {@link #gather} can be used: the transport sends a header and a payload slice as one datagram without
+     * copying them into one buffer (a gathering write), and nothing rewrites the datagram on its way out.
+     */
+    boolean gathersWrites();
+
+    /**
+     * One datagram of {@code header} followed by {@code payload} (takes ownership of both), for
+     * {@link #sendToGroup} when {@link #gathersWrites()}. The payload must not change until the datagram is released.
+     */
+    ByteBuf gather(ByteBuf header, ByteBuf payload);
+
     /** Sends a datagram to the session's group (takes ownership of the buffer). */
     void sendToGroup(ByteBuf datagram);
 

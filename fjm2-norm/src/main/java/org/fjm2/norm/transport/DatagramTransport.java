@@ -43,6 +43,14 @@ public interface DatagramTransport extends AutoCloseable {
     /** Queues a datagram to the group (takes ownership); {@link #flush()} sends what is queued. */
     void writeToGroup(ByteBuf datagram);
 
+    /**
+     * Whether a composite datagram (header + payload slice) leaves in one system call without being copied into
+     * one buffer first (a gathering write).
+     */
+    default boolean gathersWrites() {
+        return false;
+    }
+
     /** Queues a unicast datagram (takes ownership). */
     void writeTo(ByteBuf datagram, InetSocketAddress destination);
 

@@ -70,6 +70,7 @@ public final class NettyTransport implements DatagramTransport {
     private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
     private final InetSocketAddress groupAddress;
     private Channel groupChannel;
+    private boolean ownPacketsFiltered;
     private Channel transmitChannel;
     private Channel feedbackChannel;
     private NetworkInterface networkInterface;
@@ -118,12 +119,20 @@ public final class NettyTransport implements DatagramTransport {
         return allocator;
     }
 
+    /** Whether the kernel drops this node's own datagrams on the group socket ({@link OwnPacketFilter}). */
+    public boolean ownPacketsFiltered() {
+        return ownPacketsFiltered;
+    }
+
     /** Opens and binds the channels and joins the group. */
     @Override
     public void start() throws IOException {
         networkInterface = resolveInterface(config.interfaceName());
         try {
             groupChannel = bootstrap(true).bind(new InetSocketAddress(config.port())).sync().channel();
+            // Protection may change where the source id sits; the session then discards its own packets itself.
+            ownPacketsFiltered = epoll && config.protection() == null
+                    && OwnPacketFilter.attach(groupChannel, config.nodeId());
             if (config.group().isMulticastAddress()) {
                 join(groupChannel);
             }
@@ -142,8 +151,9 @@ public final class NettyTransport implements DatagramTransport {
             close();
             throw new IOException("cannot open NORM transport on " + groupAddress + ": " + e.getMessage(), e);
         }
-        LOG.info("NORM transport {} on {} interface {} (source port {})", epoll ? "epoll" : "nio", groupAddress,
-                networkInterface == null ? "default" : networkInterface.getName(), transmitPort());
+        LOG.info("NORM transport {} on {} interface {} (source port {}{})", epoll ? "epoll" : "nio", groupAddress,
+                networkInterface == null ? "default" : networkInterface.getName(), transmitPort(),
+                ownPacketsFiltered ? ", own packets dropped in the kernel" : "");
     }
 
     private void join(Channel channel) throws Exception {
@@ -171,6 +181,8 @@ public final class NettyTransport implements DatagramTransport {
         b.option(ChannelOption.SO_REUSEADDR, true);
         b.option(ChannelOption.SO_RCVBUF, config.receiveBuffer());
         b.option(ChannelOption.SO_SNDBUF, config.sendBuffer());
+        SocketBufferLimits.warnIfReceiveBufferCapped(config.receiveBuffer());
+        SocketBufferLimits.warnIfSendBufferCapped(config.sendBuffer());
         b.option(ChannelOption.IP_MULTICAST_TTL, config.ttl());
         b.option(ChannelOption.IP_MULTICAST_LOOP_DISABLED, !config.loopback());
         b.option(ChannelOption.IP_TOS, config.tos());
@@ -215,6 +227,12 @@ public final class NettyTransport implements DatagramTransport {
     @Override
     public ByteBuf allocate(int capacity) {
         return allocator.directBuffer(capacity);
+    }
+
+    /** Epoll sends a composite of direct buffers as one iovec array (sendmsg / sendmmsg); NIO would merge it. */
+    @Override
+    public boolean gathersWrites() {
+        return epoll;
     }
 
     /** Queues a datagram to the group; {@link #flush()} sends the queued batch. */
