@@ -16,6 +16,15 @@ import org.slf4j.LoggerFactory;
 final class CacheEviction {
 
     private static final Logger LOG = LoggerFactory.getLogger(CacheEviction.class);
+    /**
+     * Share of the cache bounds that acknowledged objects may keep after a completed acknowledgement round (1/2):
+     * the rest is freed at once, so that a steady producer finds room without waiting. Freed only when full, the
+     * cache made a send wait for the event loop each time it filled up (two thread hand-offs, a latency spike for
+     * every message behind it), while the kept share still serves repairs to receivers not yet tracked. Rounds
+     * start every quarter of the cache sent, so half leaves a quarter of headroom for the next round to complete.
+     */
+    static final int KEEP_NUMERATOR = 1;
+    static final int KEEP_DENOMINATOR = 2;
 
     private final NormContext ctx;
     private final NormConfig config;
@@ -82,6 +91,25 @@ final class CacheEviction {
             } else if (acks.hasReceivers() && !acks.acknowledged(oldest.objectId)) {
                 LOG.warn("object {} evicted {} ms after it was sent, before every receiver acknowledged it",
                         oldest.objectId, maxHold / 1_000_000);
+            }
+            purgeOldest();
+        }
+    }
+
+    /**
+     * After an acknowledgement round completed: gives up the oldest objects every tracked receiver acknowledged,
+     * sent whole and with nothing pending, while the cache holds more than its kept share.
+     */
+    void trimAcknowledged() {
+        if (!acks.hasReceivers()) {
+            return;
+        }
+        while (window.count() > 0 && admission.holdsMoreThan(KEEP_NUMERATOR, KEEP_DENOMINATOR)) {
+            TxObject oldest = window.at(0);
+            if (!oldest.firstPassDone || oldest.hasPending() || oldest.hasRepairs
+                    || !acks.acknowledged(oldest.objectId)
+                    || (acks.userRequested() && acks.userObject() == oldest.objectId)) {
+                return;
             }
             purgeOldest();
         }

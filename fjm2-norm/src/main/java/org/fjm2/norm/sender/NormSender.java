@@ -108,7 +108,10 @@ public final class NormSender {
             throw new IllegalArgumentException("parity: no FEC encoder available");
         }
         this.instanceId = ThreadLocalRandom.current().nextInt(1, 0x10000);
-        this.admission = new TxAdmission(config.txCacheBytes(), config.txCacheObjects(), ctx::wakeTransmitter);
+        this.admission = new TxAdmission(config.txCacheBytes(), config.txCacheObjects(), () -> {
+            ctx.counters().incrementFromAnyThread(Counter.PRODUCER_WAITS);
+            ctx.wakeTransmitter();
+        });
         this.rate = config.rateControl() == NormConfig.RateControl.ADAPTIVE
                 ? new AdaptiveRateController(config.txRate()) : new FixedRateController(config.txRate());
         this.grtt = new GrttEstimator(seconds(config.grttInitial()), seconds(config.grttMin()), seconds(config.grttMax()));
@@ -561,6 +564,7 @@ public final class NormSender {
             reportUserRound();
             if (ended) {
                 rate.onRoundAcknowledged(ctx.nanoTime());
+                eviction.trimAcknowledged();
                 ctx.wakeTransmitter();
             }
         } else if (ack.ackType() == NormWire.ACK_FJM2_LEAVE) {

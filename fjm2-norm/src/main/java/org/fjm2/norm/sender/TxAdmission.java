@@ -62,6 +62,17 @@ public final class TxAdmission {
         }
     }
 
+    /** Whether the bytes or objects held exceed {@code numerator / denominator} of their bounds. */
+    public boolean holdsMoreThan(int numerator, int denominator) {
+        lock.lock();
+        try {
+            return (long) objects * denominator > (long) maxObjects * numerator
+                    || bytes * denominator > maxBytes * numerator;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Gives back the room of an object that left the sender. */
     public void release(int size) {
         lock.lock();

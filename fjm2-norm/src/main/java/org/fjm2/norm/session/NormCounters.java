@@ -18,7 +18,9 @@ public final class NormCounters {
         DATA_SENT, REPAIRS_SENT, PARITY_SENT, INFO_SENT,
         NACKS_SENT, NACKS_SUPPRESSED, NACKS_RECEIVED, ACKS_SENT, ACKS_RECEIVED,
         FLUSHES_SENT, SQUELCHES_SENT, SQUELCHES_RECEIVED, PROBES_SENT,
-        DUPLICATE_SEGMENTS, FEC_DECODES, UNSUPPORTED_OBJECTS, SENDERS_GONE, TRANSMIT_ERRORS
+        DUPLICATE_SEGMENTS, FEC_DECODES, UNSUPPORTED_OBJECTS, SENDERS_GONE, TRANSMIT_ERRORS,
+        /** Application threads that had to wait for room in the sender's cache (back-pressure). */
+        PRODUCER_WAITS
     }
 
     private static final Counter[] ALL = Counter.values();
@@ -32,6 +34,11 @@ public final class NormCounters {
 
     public void increment(Counter counter) {
         add(counter, 1);
+    }
+
+    /** Adds one from any thread: only for counters the event loop never writes (e.g. {@code PRODUCER_WAITS}). */
+    public void incrementFromAnyThread(Counter counter) {
+        values.incrementAndGet(counter.ordinal());
     }
 
     public long get(Counter counter) {
