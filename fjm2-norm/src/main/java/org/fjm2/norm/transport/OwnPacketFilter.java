@@ -49,11 +49,12 @@ public final class OwnPacketFilter {
     private OwnPacketFilter() {
     }
 
-    /** Whether this platform's socket option numbering is the one encoded here. */
+    /** Whether this platform's socket option numbering and byte order are the ones encoded here. */
     public static boolean supported() {
         String os = System.getProperty("os.name", "");
         String arch = System.getProperty("os.arch", "");
-        return os.startsWith("Linux") && (arch.equals("amd64") || arch.equals("x86_64") || arch.equals("aarch64"));
+        return os.startsWith("Linux") && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
+                && (arch.equals("amd64") || arch.equals("x86_64") || arch.equals("aarch64"));
     }
 
     /**
@@ -64,8 +65,9 @@ public final class OwnPacketFilter {
         if (!supported()) {
             return false;
         }
-        ByteBuf program = Unpooled.directBuffer(4 * INSTRUCTION_LENGTH).order(ByteOrder.nativeOrder());
-        ByteBuf fprog = Unpooled.directBuffer(SOCK_FPROG_LENGTH).order(ByteOrder.nativeOrder());
+        // The kernel reads both structures in native (little-endian) order.
+        ByteBuf program = Unpooled.directBuffer(4 * INSTRUCTION_LENGTH);
+        ByteBuf fprog = Unpooled.directBuffer(SOCK_FPROG_LENGTH);
         try {
             if (!program.hasMemoryAddress()) {
                 return false;
@@ -74,8 +76,8 @@ public final class OwnPacketFilter {
             instruction(program, JUMP_IF_EQUAL, 0, 1, nodeId);
             instruction(program, RETURN, 0, 0, DROP);
             instruction(program, RETURN, 0, 0, KEEP);
-            fprog.writeShort(program.readableBytes() / INSTRUCTION_LENGTH).writeZero(6)
-                    .writeLong(program.memoryAddress());
+            fprog.writeShortLE(program.readableBytes() / INSTRUCTION_LENGTH).writeZero(6)
+                    .writeLongLE(program.memoryAddress());
             // The kernel copies the program during the call: both buffers can go right after.
             channel.config().setOption(ATTACH_FILTER, fprog.nioBuffer());
             return true;
@@ -90,6 +92,6 @@ public final class OwnPacketFilter {
 
     /** One struct sock_filter. A BPF_ABS load of a datagram shorter than the offset drops it (no valid NORM). */
     private static void instruction(ByteBuf program, short code, int jumpIfTrue, int jumpIfFalse, int k) {
-        program.writeShort(code).writeByte(jumpIfTrue).writeByte(jumpIfFalse).writeInt(k);
+        program.writeShortLE(code).writeByte(jumpIfTrue).writeByte(jumpIfFalse).writeIntLE(k);
     }
 }
