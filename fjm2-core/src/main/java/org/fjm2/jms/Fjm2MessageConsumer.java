@@ -59,14 +59,10 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         return !closed && !(local && noLocal) && (selector == null || selector.matches(message));
     }
 
-    /** Queues a message; {@code deliveryTime} != 0 holds it until then (delivery delay). Never blocks. */
-    void accept(Fjm2Message message, long deliveryTime) {
-        accept(message, deliveryTime, null);
-    }
-
     /**
-     * Like {@link #accept(Fjm2Message, long)}; with {@code wakes} the listener's dispatcher is added there, to be
-     * woken once the caller has queued a whole batch, instead of being woken now.
+     * Queues a message; {@code deliveryTime} != 0 holds it until then (delivery delay). Never blocks. With
+     * {@code wakes} the listener's dispatcher is added there, to be woken once the caller has queued a whole batch;
+     * without (null), it is woken now.
      */
     void accept(Fjm2Message message, long deliveryTime, PendingWakes wakes) {
         long wait = deliveryTime == 0 ? 0 : deliveryTime - System.currentTimeMillis();

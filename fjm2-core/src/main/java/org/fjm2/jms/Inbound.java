@@ -24,6 +24,8 @@ import java.util.List;
 final class Inbound implements ObjectListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(Inbound.class);
+    private static final String START_OF_STREAM_LOST = "the producer's first messages, sent after this connection "
+            + "started, never arrived (the start of its stream was lost)";
 
     /** What the receive path needs from its connection. */
     interface Owner {
@@ -182,11 +184,8 @@ final class Inbound implements ObjectListener {
 
     private void reportGap(int sender, SenderState state, int producer, int priority, long gap, String topic) {
         counters.messagesLost.add(gap);
-        String reason = state.lossReason != null ? state.lossReason : "gap in the producer's sequence numbers";
-        if (state.lastGapIsStartOfStream) {
-            reason = "the producer's first messages, sent after this connection started, never arrived (the start "
-                    + "of its stream was lost)";
-        }
+        String reason = state.lastGapIsStartOfStream ? START_OF_STREAM_LOST
+                : state.lossReason != null ? state.lossReason : "gap in the producer's sequence numbers";
         state.pendingLostObjects = 0;
         MessagesLostException lost = new MessagesLostException(topic, sender, producer, priority, gap, reason);
         LOG.warn(lost.getMessage());

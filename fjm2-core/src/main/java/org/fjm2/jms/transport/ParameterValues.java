@@ -1,5 +1,6 @@
 package org.fjm2.jms.transport;
 
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -48,6 +49,25 @@ public final class ParameterValues {
             throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ", got " + text);
         }
         return value;
+    }
+
+    /** One of an enum's constants, named in lower case (e.g. {@code fixed} for {@code FIXED}). */
+    public static <E extends Enum<E>> E enumValue(Map<String, String> parameters, String name, Class<E> type,
+                                                  E dflt) {
+        String text = parameters.get(name);
+        if (text == null) {
+            return dflt;
+        }
+        for (E constant : type.getEnumConstants()) {
+            if (constant.name().equalsIgnoreCase(text.trim())) {
+                return constant;
+            }
+        }
+        StringBuilder names = new StringBuilder();
+        for (E constant : type.getEnumConstants()) {
+            names.append(names.length() == 0 ? "" : ", ").append(constant.name().toLowerCase(Locale.ROOT));
+        }
+        throw new IllegalArgumentException(name + " must be one of " + names + ", got '" + text + "'");
     }
 
     public static boolean booleanValue(Map<String, String> parameters, String name, boolean dflt) {

@@ -180,7 +180,7 @@ final class ObjectAssembler {
                 && object.objectId == window.nextReleaseId();
     }
 
-        private void decode(RxObject object, int block, int k) {
+    private void decode(RxObject object, int block, int k) {
         int parity = object.parityPerBlock;
         for (int i = 0; i < object.parityCount[block]; i++) {
             parity = Math.max(parity, object.parityEsi[block][i] - k + 1);

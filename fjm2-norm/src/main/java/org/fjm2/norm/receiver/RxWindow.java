@@ -109,7 +109,7 @@ final class RxWindow {
         bufferedBytes += object.size;
     }
 
-        private RxObject oldestIncomplete(RxObject except) {
+    private RxObject oldestIncomplete(RxObject except) {
         for (int i = 0; i < slots.length / 2; i++) {
             RxObject o = slot((nextReleaseId + i) & 0xFFFF);
             if (o != null && o != except && !o.complete && o.data != null) {

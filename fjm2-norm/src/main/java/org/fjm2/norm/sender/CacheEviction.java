@@ -60,20 +60,21 @@ final class CacheEviction {
         long maxHold = config.maxHold().toNanos();
         while (window.count() > 0 && needsRoom()) {
             TxObject oldest = window.at(0);
-            if (!oldest.firstPassDone || (acks.userRequested() && acks.userObject() == oldest.objectId)) {
+            if (pinned(oldest)) {
                 return;
             }
             long forcedAt = oldest.firstPassEndNanos + maxHold;
             if (forcedAt - now > 0) {
-                boolean busy = oldest.hasPending() || oldest.hasRepairs;
+                boolean busy;
                 long quietUntil;
                 if (acks.hasReceivers()) {
                     // Tracked receivers say when they are done: once all of them acknowledged the object, it may go
                     // at once (a receiver that acknowledged a watermark has everything up to it, so it sends no more
                     // NACKs for it). Waiting longer would cap throughput at the cache size per GRTT.
-                    busy |= !acks.acknowledged(oldest.objectId);
+                    busy = !acknowledgedAndIdle(oldest);
                     quietUntil = oldest.lastActivityNanos;
                 } else {
+                    busy = oldest.hasPending() || oldest.hasRepairs;
                     quietUntil = oldest.lastActivityNanos + hold;
                 }
                 if (busy || quietUntil - now > 0) {
@@ -106,13 +107,21 @@ final class CacheEviction {
         }
         while (window.count() > 0 && admission.holdsMoreThan(KEEP_NUMERATOR, KEEP_DENOMINATOR)) {
             TxObject oldest = window.at(0);
-            if (!oldest.firstPassDone || oldest.hasPending() || oldest.hasRepairs
-                    || !acks.acknowledged(oldest.objectId)
-                    || (acks.userRequested() && acks.userObject() == oldest.objectId)) {
+            if (pinned(oldest) || !acknowledgedAndIdle(oldest)) {
                 return;
             }
             purgeOldest();
         }
+    }
+
+    /** Not sent whole yet, or the object of a user's acknowledgement request: stays whatever else holds. */
+    private boolean pinned(TxObject object) {
+        return !object.firstPassDone || (acks.userRequested() && acks.userObject() == object.objectId);
+    }
+
+    /** Every tracked receiver acknowledged it, and nothing is pending or collecting repairs for it. */
+    private boolean acknowledgedAndIdle(TxObject object) {
+        return !object.hasPending() && !object.hasRepairs && acks.acknowledged(object.objectId);
     }
 
     /**

@@ -478,8 +478,7 @@ public final class NormSender {
         long now = ctx.nanoTime();
         if (acks.roundActive()) {
             if (acks.takeFlush()) {
-                flushDue = true;
-                ctx.wakeTransmitter();
+                requestFlush();
                 scheduleFlush(now);
             } else {
                 acks.expireRound(now, config.receiverTimeout().toNanos());
@@ -494,17 +493,21 @@ public final class NormSender {
         }
         if (flushCount < config.robustFactor()) {
             flushCount++;
-            flushDue = true;
-            ctx.wakeTransmitter();
+            requestFlush();
             scheduleFlush(now);
         } else if (window.count() > 0) {
             // The end-of-transmission FLUSHes are done, yet a receiver may have missed all of them (an outage):
             // keep naming the newest object, so that it learns what it lacks and NACKs while we still hold it,
             // instead of timing us out with the tail neither delivered nor reported.
-            flushDue = true;
-            ctx.wakeTransmitter();
+            requestFlush();
             scheduleIdleFlush(now);
         }
+    }
+
+    /** A FLUSH goes out on the transmit loop's next pass. */
+    private void requestFlush() {
+        flushDue = true;
+        ctx.wakeTransmitter();
     }
 
     private void scheduleIdleFlush(long now) {

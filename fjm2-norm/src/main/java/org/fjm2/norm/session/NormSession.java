@@ -31,6 +31,7 @@ import org.fjm2.norm.sender.NormSender;
 import org.fjm2.norm.sender.ParityEncoder;
 import org.fjm2.norm.session.NormCounters.Counter;
 import org.fjm2.norm.transport.DatagramTransport;
+import org.fjm2.norm.transport.SocketBufferLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,6 +108,7 @@ public final class NormSession implements NormContext, AutoCloseable {
                                    BlockDecoder decoder) throws IOException {
         NormSession session = new NormSession(config, listener == null ? new NormListener() { } : listener, seed,
                 encoder, decoder);
+        SocketBufferLimits.warnIfCapped(config.receiveBuffer(), config.sendBuffer());
         try {
             session.transport.start();
         } catch (IOException | RuntimeException e) {

@@ -100,8 +100,6 @@ public final class JdkChannelTransport implements DatagramTransport {
         if (nif == null) {
             throw new IllegalArgumentException("interface: no network interface named '" + config.interfaceName() + "'");
         }
-        SocketBufferLimits.warnIfReceiveBufferCapped(config.receiveBuffer());
-        SocketBufferLimits.warnIfSendBufferCapped(config.sendBuffer());
         try {
             boolean multicast = config.group().isMulticastAddress();
             groupChannel = open();

@@ -119,11 +119,6 @@ public final class NettyTransport implements DatagramTransport {
         return allocator;
     }
 
-    /** Whether the kernel drops this node's own datagrams on the group socket ({@link OwnPacketFilter}). */
-    public boolean ownPacketsFiltered() {
-        return ownPacketsFiltered;
-    }
-
     /** Opens and binds the channels and joins the group. */
     @Override
     public void start() throws IOException {
@@ -181,8 +176,6 @@ public final class NettyTransport implements DatagramTransport {
         b.option(ChannelOption.SO_REUSEADDR, true);
         b.option(ChannelOption.SO_RCVBUF, config.receiveBuffer());
         b.option(ChannelOption.SO_SNDBUF, config.sendBuffer());
-        SocketBufferLimits.warnIfReceiveBufferCapped(config.receiveBuffer());
-        SocketBufferLimits.warnIfSendBufferCapped(config.sendBuffer());
         b.option(ChannelOption.IP_MULTICAST_TTL, config.ttl());
         b.option(ChannelOption.IP_MULTICAST_LOOP_DISABLED, !config.loopback());
         b.option(ChannelOption.IP_TOS, config.tos());

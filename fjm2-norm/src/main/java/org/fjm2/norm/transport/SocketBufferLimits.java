@@ -42,14 +42,10 @@ public final class SocketBufferLimits {
         }
     }
 
-    /** Warns (once per JVM and limit) when the kernel will give less than {@code requested} receive buffer. */
-    public static void warnIfReceiveBufferCapped(int requested) {
-        warnIfCapped(RMEM_MAX, "net.core.rmem_max", "receiveBuffer", requested);
-    }
-
-    /** Warns (once per JVM and limit) when the kernel will give less than {@code requested} send buffer. */
-    public static void warnIfSendBufferCapped(int requested) {
-        warnIfCapped(WMEM_MAX, "net.core.wmem_max", "sendBuffer", requested);
+    /** Warns (once per JVM, limit and request) when the kernel will give smaller socket buffers than requested. */
+    public static void warnIfCapped(int receiveBuffer, int sendBuffer) {
+        warnIfCapped(RMEM_MAX, "net.core.rmem_max", "receiveBuffer", receiveBuffer);
+        warnIfCapped(WMEM_MAX, "net.core.wmem_max", "sendBuffer", sendBuffer);
     }
 
     /** @return whether it warned (the first time this limit is found below this request) */

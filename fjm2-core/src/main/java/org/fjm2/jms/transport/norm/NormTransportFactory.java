@@ -124,11 +124,8 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.loopback(ParameterValues.booleanValue(p, "loopback", NormConfig.DEFAULT_LOOPBACK));
         b.tos(ParameterValues.intValue(p, "tos", NormConfig.DEFAULT_TOS, 0, 255));
         b.txRate(rate(p.getOrDefault("rate", "100m")));
-        String rateControl = p.getOrDefault("rateControl", "fixed").toLowerCase(Locale.ROOT);
-        if (!rateControl.equals("fixed") && !rateControl.equals("adaptive")) {
-            throw new IllegalArgumentException("rateControl must be fixed or adaptive, got '" + rateControl + "'");
-        }
-        b.rateControl(NormConfig.RateControl.valueOf(rateControl.toUpperCase(Locale.ROOT)));
+        b.rateControl(ParameterValues.enumValue(p, "rateControl", NormConfig.RateControl.class,
+                NormConfig.DEFAULT_RATE_CONTROL));
         String segment = p.getOrDefault("segmentSize", "auto");
         boolean autoSegment = segment.equalsIgnoreCase("auto");
         if (!autoSegment) {
