@@ -201,15 +201,28 @@ final class Outbound {
         counters.batchesSent.increment();
     }
 
-    /** The transport drained: send every open batch now (on the timer thread; the caller must not block). */
+    /**
+     * The transport drained: send every open batch now (on the timer thread; the caller must not block). Most
+     * drains find no batch open (a lone message left at once), and waking the timer thread for nothing would cost
+     * a context switch per message; a batch opened just after the peek is sent by its linger timer.
+     */
     void transmitIdle() {
-        if (!closed) {
+        if (!closed && hasOpenBatch()) {
             try {
                 timer.execute(flushOpenTask);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 // closing: close() flushes
             }
         }
+    }
+
+    private boolean hasOpenBatch() {
+        for (Batch batch : batches) {
+            if (batch.records > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Sends every open batch, highest priority first. */

@@ -67,13 +67,15 @@ class JmsScenariosTest {
     @Test
     void latencyMeasuresEverySystemAtTheFixedRate() throws Exception {
         assertThat(run(new LatencyBenchmark(), "--rate", "2000", "--warmup", "0.3", "--seconds", "0.5",
-                "--group", "239.255.77.103", "--out", out.toString())).isZero();
+                "--warmup-burst", "500", "--group", "239.255.77.103", "--out", out.toString())).isZero();
         List<Map<String, String>> rows = csv("latency");
         assertThat(rows).extracting(r -> r.get("system")).containsExactly("\"raw UDP multicast one-way\"",
                 "\"FJM2\"", "\"Artemis\"", "\"raw UDP ping-pong RTT\"");
         Map<String, String> fjm2 = rows.get(1);
         assertThat(number(fjm2, "lost")).as("FJM2 lost messages").isZero();
-        assertThat(number(fjm2, "received")).isEqualTo(1600);
+        assertThat(number(fjm2, "received")).as("burst 500 + 0.8 s at 2000 msg/s").isEqualTo(2100);
+        assertThat(number(rows.get(0), "received") + number(rows.get(0), "lost")).as("raw UDP: no burst")
+                .isEqualTo(1600);
         assertThat(rows).allSatisfy(r -> assertThat(number(r, "p99_us")).isPositive());
     }
 
@@ -84,6 +86,7 @@ class JmsScenariosTest {
         assertThat(run(new ThroughputBenchmark(), "--sizes", "100,100")).isEqualTo(2);
         assertThat(run(new LatencyBenchmark(), "--rate", "0")).isEqualTo(2);
         assertThat(run(new LatencyBenchmark(), "--size", "8")).isEqualTo(2);
+        assertThat(run(new LatencyBenchmark(), "--warmup-burst", "-1")).isEqualTo(2);
     }
 
     private static int run(Callable<Integer> command, String... args) {
