@@ -66,8 +66,6 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final ObjectTransport transport;
     private final DeliveryBacklog deliveryBacklog = new DeliveryBacklog();
     private final long epoch;
-    /** When this connection started (wall clock, ms): a sender started well after it must be heard from its start. */
-    private final long startMillis;
     private final int instance = INSTANCES.incrementAndGet();
     private final ConnectionCounters counters = new ConnectionCounters();
     private final SubscriptionTable subscriptions = new SubscriptionTable();
@@ -100,7 +98,8 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
             jms.initCause(e);
             throw jms;
         }
-        this.startMillis = System.currentTimeMillis();
+        // wall clock, in the epoch: a receiver hears a sender that started well after it from its first message
+        long startMillis = System.currentTimeMillis();
         this.epoch = BatchHeaderFlyweight.epochOf(startMillis, RANDOM.nextLong());
         String node = nodeIdText();
         this.timer = new ScheduledThreadPoolExecutor(1, daemon("fjm2-timer-" + node));

@@ -70,7 +70,6 @@ public final class NettyTransport implements DatagramTransport {
     private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
     private final InetSocketAddress groupAddress;
     private Channel groupChannel;
-    private boolean ownPacketsFiltered;
     private Channel transmitChannel;
     private Channel feedbackChannel;
     private NetworkInterface networkInterface;
@@ -123,6 +122,7 @@ public final class NettyTransport implements DatagramTransport {
     @Override
     public void start() throws IOException {
         networkInterface = resolveInterface(config.interfaceName());
+        boolean ownPacketsFiltered;
         try {
             groupChannel = bootstrap(true).bind(new InetSocketAddress(config.port())).sync().channel();
             // Protection may change where the source id sits; the session then discards its own packets itself.
