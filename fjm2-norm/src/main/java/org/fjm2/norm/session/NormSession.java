@@ -77,7 +77,7 @@ public final class NormSession implements NormContext, AutoCloseable {
     private int sequence;
 
     private NormSession(NormConfig config, NormListener listener, long seed, ParityEncoder encoder,
-                        BlockDecoder decoder) {
+                        BlockDecoder decoder, DatagramTransport.Factory transports) {
         this.config = config;
         this.listener = listener;
         this.seed = seed;
@@ -86,7 +86,7 @@ public final class NormSession implements NormContext, AutoCloseable {
         this.protection = config.protection() == null ? null
                 : new org.fjm2.norm.security.PacketProtection(config.protection(), config.groupKey(), config.nodeId());
         this.protectionOverhead = protection == null ? 0 : protection.overhead();
-        this.transport = DatagramTransport.create(config, new TransportHandler(),
+        this.transport = transports.create(config, new TransportHandler(),
                 "norm-" + Integer.toUnsignedString(config.nodeId()));
         this.loop = transport.eventLoop();
         this.now = System.nanoTime();
@@ -106,8 +106,19 @@ public final class NormSession implements NormContext, AutoCloseable {
     /** Opens a session with explicit FEC plug-ins (null encoder: parity must be 0; null decoder: no FEC receive). */
     public static NormSession open(NormConfig config, NormListener listener, long seed, ParityEncoder encoder,
                                    BlockDecoder decoder) throws IOException {
+        return open(config, listener, seed, encoder, decoder, DatagramTransport.Factory.SOCKETS);
+    }
+
+    /** Opens a session over the transport {@code transports} makes (tests: in-memory transports, fuzzing). */
+    public static NormSession open(NormConfig config, NormListener listener, long seed,
+                                   DatagramTransport.Factory transports) throws IOException {
+        return open(config, listener, seed, FecSupport.encoder(config), FecSupport.decoder(), transports);
+    }
+
+    private static NormSession open(NormConfig config, NormListener listener, long seed, ParityEncoder encoder,
+                                    BlockDecoder decoder, DatagramTransport.Factory transports) throws IOException {
         NormSession session = new NormSession(config, listener == null ? new NormListener() { } : listener, seed,
-                encoder, decoder);
+                encoder, decoder, transports);
         SocketBufferLimits.warnIfCapped(config.receiveBuffer(), config.sendBuffer());
         try {
             session.transport.start();

@@ -62,6 +62,18 @@ public interface DatagramTransport extends AutoCloseable {
     @Override
     void close();
 
+    /**
+     * Makes a session's transport: the sockets by default; tests plug in an in-memory transport or a wrapper
+     * (loss injection, fuzzing) here.
+     */
+    @FunctionalInterface
+    interface Factory {
+        /** The transport the configuration asks for. */
+        Factory SOCKETS = DatagramTransport::create;
+
+        DatagramTransport create(NormConfig config, Handler handler, String threadName);
+    }
+
     /** Opens the transport the configuration asks for ("auto": native epoll when it loads, else NIO). */
     static DatagramTransport create(NormConfig config, Handler handler, String threadName) {
         if ("jdk".equals(config.transport())) {
