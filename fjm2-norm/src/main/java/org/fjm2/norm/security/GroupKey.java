@@ -6,12 +6,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Set;
 
 /**
  * A group's shared secret, read from a key file that only its owner may read (never from a command line or URL
- * value). The file holds at least 32 bytes of key material: either raw bytes or their hex encoding on one line.
+ * value). The file holds at least 32 bytes of key material: either raw bytes, used as they are, or their hex
+ * encoding on one line (a file of nothing but an even number of hex digits is read as hex).
  */
 public final class GroupKey {
 
@@ -53,13 +53,51 @@ public final class GroupKey {
             // not a POSIX file system: nothing to check
         }
         byte[] content = Files.readAllBytes(file);
-        String text = new String(content, java.nio.charset.StandardCharsets.US_ASCII).trim();
-        byte[] key = content;
-        if (text.matches("[0-9a-fA-F]+") && text.length() % 2 == 0) {
-            key = HexFormat.of().parseHex(text);
+        byte[] hex = hexKey(content);
+        if (hex == null) {
+            // Raw key bytes: used as they are (of() takes its own copy before we wipe the file's).
+            GroupKey key = of(content);
+            Arrays.fill(content, (byte) 0);
+            return key;
         }
         Arrays.fill(content, (byte) 0);
-        return of(key);
+        GroupKey key = of(hex);
+        Arrays.fill(hex, (byte) 0);
+        return key;
+    }
+
+    /**
+     * The key a file holds in hex (one line of an even number of hex digits, surrounding whitespace allowed), or
+     * null when the file is raw key bytes. Decided on the bytes themselves: no charset decoding touches the key.
+     */
+    static byte[] hexKey(byte[] content) {
+        int from = 0;
+        int to = content.length;
+        while (from < to && isSpace(content[from])) {
+            from++;
+        }
+        while (to > from && isSpace(content[to - 1])) {
+            to--;
+        }
+        int digits = to - from;
+        if (digits == 0 || digits % 2 != 0) {
+            return null;
+        }
+        byte[] key = new byte[digits / 2];
+        for (int i = 0; i < key.length; i++) {
+            int high = Character.digit(content[from + 2 * i], 16);
+            int low = Character.digit(content[from + 2 * i + 1], 16);
+            if (high < 0 || low < 0) {
+                Arrays.fill(key, (byte) 0);
+                return null;
+            }
+            key[i] = (byte) (high << 4 | low);
+        }
+        return key;
+    }
+
+    private static boolean isSpace(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
     byte[] bytes() {
