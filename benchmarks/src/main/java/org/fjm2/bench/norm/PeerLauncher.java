@@ -24,8 +24,8 @@ public final class PeerLauncher {
 
     /**
      * Child JVM options: IPv4 sockets (see DESIGN.md pitfalls), no Netty leak sampling, and a heap above the
-     * receiver's default bound on incomplete objects (NormConfig rxBufferBytes, 256 MiB), which a receiver that
-     * falls behind a 2 Gbit/s sender does fill.
+     * receiver's bound on incomplete objects (NormConfig receiveBufferBytes), which a receiver that falls
+     * behind a 2 Gbit/s sender does fill.
      */
     static final List<String> CHILD_JVM_OPTIONS = List.of("-Djava.net.preferIPv4Stack=true",
             "-Dio.netty.leakDetection.level=disabled", "-Xms512m", "-Xmx1g");

@@ -1,5 +1,9 @@
 package org.fjm2.jms.norm;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.util.concurrent.atomic.AtomicLong;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -7,8 +11,10 @@ import jakarta.jms.Session;
 import org.fjm2.jms.Fjm2ConnectionFactory;
 
 /**
- * A subscriber in its own JVM, for the two-process test: {@code URL TOPIC COUNT}. Prints READY once subscribed,
- * then DONE n or FAIL reason, and exits.
+ * A subscriber in its own JVM (the two-process and hostile-LAN tests): {@code URL TOPIC COUNT}. Prints READY once
+ * subscribed, samples its heap while it receives messages numbered 0..COUNT-1 by their "seq" property, and ends
+ * with {@code DONE n lost=L heapAfterGcMiB=H peakUsedMiB=P} (L: loss reports to its ExceptionListener) or
+ * {@code FAIL reason}.
  */
 public final class SubscriberProcess {
 
@@ -16,14 +22,30 @@ public final class SubscriberProcess {
         String url = args[0];
         String topic = args[1];
         int count = Integer.parseInt(args[2]);
+        AtomicLong peakUsed = new AtomicLong();
+        AtomicLong lostReports = new AtomicLong();
+        Thread sampler = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                peakUsed.accumulateAndGet(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(),
+                        Math::max);
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "heap-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
         try (Connection c = new Fjm2ConnectionFactory(url).createConnection()) {
+            c.setExceptionListener(e -> lostReports.incrementAndGet());
             Session s = c.createSession();
             MessageConsumer consumer = s.createConsumer(s.createTopic(topic));
             c.start();
             System.out.println("READY");
             System.out.flush();
             for (int i = 0; i < count; i++) {
-                Message m = consumer.receive(30_000);
+                Message m = consumer.receive(60_000);
                 if (m == null) {
                     System.out.println("FAIL timeout after " + i + " messages");
                     return;
@@ -33,7 +55,10 @@ public final class SubscriberProcess {
                     return;
                 }
             }
-            System.out.println("DONE " + count);
+            System.gc();
+            MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+            System.out.println("DONE " + count + " lost=" + lostReports.get() + " heapAfterGcMiB="
+                    + (heap.getUsed() >> 20) + " peakUsedMiB=" + (peakUsed.get() >> 20));
             System.out.flush();
         }
     }

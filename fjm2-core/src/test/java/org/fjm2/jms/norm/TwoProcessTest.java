@@ -2,14 +2,6 @@ package org.fjm2.jms.norm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-
 import jakarta.jms.Connection;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
@@ -25,26 +17,9 @@ class TwoProcessTest {
         String base = NormUrls.fresh();
         String url = NormUrls.of(base, "rxLoss=0.05&lossSeed=11");
         int count = 20_000;
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-Xmx256m", "-Djava.net.preferIPv4Stack=true", "-cp",
-                System.getProperty("java.class.path"), SubscriberProcess.class.getName(), url, "two-process",
-                String.valueOf(count)).redirectErrorStream(true).start();
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    lines.add(line);
-                }
-            } catch (java.io.IOException e) {
-                lines.add("FAIL " + e);
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
-        try {
-            assertThat(awaitLine(lines, "READY", 30)).as("child subscribed").startsWith("READY");
+        try (ChildJvm child = new ChildJvm("256m", SubscriberProcess.class, url, "two-process",
+                String.valueOf(count))) {
+            assertThat(child.awaitLine("READY", 30)).as("child subscribed").startsWith("READY");
             try (Connection c = new Fjm2ConnectionFactory(NormUrls.of(base, "")).createConnection()) {
                 Session s = c.createSession();
                 MessageProducer p = s.createProducer(s.createTopic("two-process"));
@@ -53,28 +28,11 @@ class TwoProcessTest {
                     m.setIntProperty("seq", i);
                     p.send(m);
                 }
-                String result = awaitLine(lines, "DONE", 60);
-                assertThat(result).as("child result").isEqualTo("DONE " + count);
+                String result = child.awaitLine("DONE", 60);
+                assertThat(result).as("child result; its output:%n%s", child.output())
+                        .startsWith("DONE " + count + " lost=0 ");
             }
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(child.exitValue()).isZero();
-        } finally {
-            child.destroyForcibly();
+            assertThat(child.awaitExit(30)).isZero();
         }
-    }
-
-    /** The first line starting with {@code prefix} (or FAIL) within the timeout; other lines are skipped. */
-    private static String awaitLine(BlockingQueue<String> lines, String prefix, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            if (line == null) {
-                break;
-            }
-            if (line.startsWith(prefix) || line.startsWith("FAIL")) {
-                return line;
-            }
-        }
-        return "no " + prefix + " within " + seconds + " s";
     }
 }

@@ -84,24 +84,21 @@ public final class ReedSolomonBlockCoder implements ParityEncoder, BlockDecoder 
     }
 
     @Override
-    public boolean decode(int fecId, int m, ByteBuf objectData, BlockPartition partition, int block, int maxParity,
-                          SourcePresence received, ByteBuf[] parity, int[] parityEsi, int parityCount) {
+    public boolean decode(int fecId, int m, BlockPartition partition, int block, int maxParity,
+                          SourceSymbols source, ByteBuf[] parity, int[] parityEsi, int parityCount) {
         FecCodec codec = codec(fecId, m);
         int k = partition.blockLength(block);
         int b = partition.maxBlockLength();
-        if (codec == null || !objectData.hasArray() || !codec.isValidCode(b, maxParity)
-                || (m == 16 && b + maxParity > maxSymbolsM16)) {
+        if (codec == null || !codec.isValidCode(b, maxParity) || (m == 16 && b + maxParity > maxSymbolsM16)) {
             return false;
         }
         int e = partition.segmentSize();
         ensure(k);
-        byte[] data = objectData.array();
-        int base = objectData.arrayOffset() + (int) partition.blockOffset(block);
         int nextParity = 0;
         for (int i = 0; i < k; i++) {
-            if (received.has(i)) {
-                symbols[i] = data;
-                offsets[i] = base + i * e;
+            if (source.has(i)) {
+                symbols[i] = source.array(i);
+                offsets[i] = source.arrayOffset(i);
                 lengths[i] = partition.segmentLength(block, i);
                 esis[i] = i;
             } else {
@@ -124,9 +121,9 @@ public final class ReedSolomonBlockCoder implements ParityEncoder, BlockDecoder 
             return false;
         }
         for (int i = 0; i < k; i++) {
-            if (!received.has(i)) {
+            if (!source.has(i)) {
                 int length = partition.segmentLength(block, i);
-                System.arraycopy(symbols[i], offsets[i], data, base + i * e, length);
+                System.arraycopy(symbols[i], offsets[i], source.array(i), source.arrayOffset(i), length);
             }
         }
         return true;

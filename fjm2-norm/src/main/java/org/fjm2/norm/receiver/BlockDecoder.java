@@ -10,16 +10,22 @@ public interface BlockDecoder {
     boolean supports(int fecId, int m);
 
     /**
-     * Reconstructs the source symbols of {@code block} that {@code received} says are missing, writing them into
-     * {@code objectData} at their place (the last symbol truncated to its length). {@code parity[i]} holds the
-     * parity symbol with encoding symbol id {@code parityEsi[i]} (segmentSize bytes each, {@code parityCount}
-     * of them). Returns false when decoding is impossible (then nothing was written).
+     * Reconstructs the source symbols of {@code block} that {@code source} says are missing, writing each into its
+     * place in {@code source} (the last symbol truncated to its length). {@code parity[i]} holds the parity symbol
+     * with encoding symbol id {@code parityEsi[i]} (segmentSize bytes each, {@code parityCount} of them). Returns
+     * false when decoding is impossible (then nothing was written).
      */
-    boolean decode(int fecId, int m, ByteBuf objectData, BlockPartition partition, int block, int maxParity,
-                   SourcePresence received, ByteBuf[] parity, int[] parityEsi, int parityCount);
+    boolean decode(int fecId, int m, BlockPartition partition, int block, int maxParity, SourceSymbols source,
+                   ByteBuf[] parity, int[] parityEsi, int parityCount);
 
-    /** Which source symbols of the block are present. */
-    interface SourcePresence {
+    /** Where the source symbols of the block are: present ones hold data, missing ones are room to rebuild into. */
+    interface SourceSymbols {
         boolean has(int symbol);
+
+        /** The heap array holding source symbol {@code symbol}. */
+        byte[] array(int symbol);
+
+        /** Where the symbol starts in {@link #array}. */
+        int arrayOffset(int symbol);
     }
 }

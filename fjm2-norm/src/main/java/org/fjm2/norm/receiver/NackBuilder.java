@@ -40,6 +40,8 @@ final class NackBuilder {
     private boolean nackHasUncovered;
     private ByteBuf nackPacket;
     private int nacksThisCycle;
+    /** The cycle's datagrams are full: stop looking for more to ask (the work follows what can be sent). */
+    private boolean cycleFull;
 
     NackBuilder(NormContext ctx, RemoteSenderInfo sender, RxWindow window, TransmitPosition position,
                 ObjectAssembler assembler, OverheardRequests overheard, ReceiverFeedback feedback) {
@@ -65,10 +67,11 @@ final class NackBuilder {
         }
         nacksThisCycle = 0;
         nackHasUncovered = false;
+        cycleFull = false;
         beginNack();
         int missingRunStart = -1;
         int missingRunLength = 0;
-        for (int i = 0; i < count && nacksThisCycle < MAX_NACKS_PER_CYCLE; i++) {
+        for (int i = 0; i < count && nacksThisCycle < MAX_NACKS_PER_CYCLE && !cycleFull; i++) {
             int id = (nextReleaseId + i) & 0xFFFF;
             RxObject o = window.slot(id);
             if (o == null) {
@@ -137,6 +140,7 @@ final class NackBuilder {
             return true;
         }
         if (nacksThisCycle + 1 >= MAX_NACKS_PER_CYCLE) {
+            cycleFull = true;
             return false;
         }
         boolean uncovered = nackHasUncovered;
@@ -183,18 +187,28 @@ final class NackBuilder {
         long posBlock = position.block();
         long lastBlock = current ? Math.min(posBlock, o.partition.finalBlock()) : o.partition.finalBlock();
         boolean anyBlockRequest = false;
-        // Blocks never heard at all (and fully sent): BLOCK requests, grouped in runs.
+        // Blocks never heard at all (and fully sent): BLOCK requests, grouped in runs; a page of blocks never
+        // heard is passed in one step, so the scan follows the blocks we hold, not the count the FTI announces.
         int runStart = -1;
-        for (int b = 0; b <= lastBlock + 1; b++) {
-            boolean wholeBlockMissing = b <= lastBlock && !o.isBlockComplete(b) && o.received.isBlockEmpty(b)
-                    && !(current && b == posBlock);
-            if (wholeBlockMissing) {
+        int b = o.firstIncompleteBlock();
+        while (b <= lastBlock && !cycleFull) {
+            RxBlock block = o.block(b);
+            boolean currentBlock = current && b == posBlock;
+            if (block == null && !currentBlock) {
+                int end = b;
+                if (b % RxObject.PAGE_BLOCKS == 0 && o.pageEmpty(b)) {
+                    end = (int) Math.min(lastBlock, b + RxObject.PAGE_BLOCKS - 1L);
+                    if (current && end >= posBlock) {
+                        end = (int) posBlock - 1;
+                    }
+                }
                 if (runStart < 0) {
                     runStart = b;
                 }
-                if (!o.isBlockRequestedByOthers(b)) {
+                if (!coveredByOthers(o, b, end)) {
                     nackHasUncovered = true;
                 }
+                b = end + 1;
                 continue;
             }
             if (runStart >= 0) {
@@ -202,9 +216,14 @@ final class NackBuilder {
                 anyBlockRequest = true;
                 runStart = -1;
             }
-            if (b <= lastBlock && !o.isBlockComplete(b)) {
-                anyBlockRequest |= appendSegmentRequests(o, b, current && b == posBlock, infoFlag);
+            if (block == null || !block.isComplete()) {
+                anyBlockRequest |= appendSegmentRequests(o, b, block, currentBlock, infoFlag);
             }
+            b++;
+        }
+        if (runStart >= 0 && !cycleFull) {
+            appendBlockRun(o, runStart, (int) lastBlock, infoFlag);
+            anyBlockRequest = true;
         }
         if (infoFlag != 0 && !anyBlockRequest) {
             if (roomFor(NormWire.FORM_ITEMS, 1) && writer.open(NormWire.FORM_ITEMS, NormWire.REPAIR_INFO)) {
@@ -212,6 +231,14 @@ final class NackBuilder {
                 writer.close();
             }
         }
+    }
+
+    /** Whether other receivers asked for every block of [first, last] whole. */
+    private static boolean coveredByOthers(RxObject o, int first, int last) {
+        if (o.wholeRequestedByOthers) {
+            return true;
+        }
+        return o.blocksRequestedByOthers.contains(first) && o.blocksRequestedByOthers.contains(last);
     }
 
     private void appendBlockRun(RxObject o, int first, int last, int infoFlag) {
@@ -228,18 +255,19 @@ final class NackBuilder {
     }
 
     /**
-     * SEGMENT requests for a partly received block. With parity, once the block has been sent whole, ask for as
-     * many parity symbols as erasures remain (ESIs from k upward that have not arrived; the sender answers a count
-     * of parity ESIs with fresh parity, NRL-style): one parity symbol repairs a different loss at each receiver.
-     * When the parity range cannot cover the erasures, ask for the remaining source symbols explicitly.
+     * SEGMENT requests for a partly received block ({@code block} null: nothing of it arrived yet). With parity, once
+     * the block has been sent whole, ask for as many parity symbols as erasures remain (ESIs from k upward that have
+     * not arrived; the sender answers a count of parity ESIs with fresh parity, NRL-style): one parity symbol
+     * repairs a different loss at each receiver. When the parity range cannot cover the erasures, ask for the
+     * remaining source symbols explicitly.
      */
-    private boolean appendSegmentRequests(RxObject o, int b, boolean currentBlock, int infoFlag) {
+    private boolean appendSegmentRequests(RxObject o, int b, RxBlock block, boolean currentBlock, int infoFlag) {
         int k = o.partition.blockLength(b);
         int parity = o.parityPerBlock;
         int posSymbol = position.symbol();
         boolean blockSent = !currentBlock || posSymbol >= k - 1;
         int limit = blockSent ? k : Math.min(posSymbol, k);
-        int erasures = k - o.received.count(b, o.symbolLimit);
+        int erasures = block == null ? k : block.erasures();
         if (erasures <= 0) {
             return false;
         }
@@ -251,41 +279,57 @@ final class NackBuilder {
         }
         boolean useParity = blockSent && parityRepair;
         if (!useParity) {
-            return appendSymbolRuns(o, b, 0, limit, k, infoFlag, Integer.MAX_VALUE);
+            return appendSymbolRuns(o, b, block, 0, limit, k, infoFlag, Integer.MAX_VALUE);
         }
-        int parityEnd = Math.min(k + parity, o.symbolLimit);
-        int unreceivedParity = (parityEnd - k) - o.received.count(b, parityEnd) + o.received.count(b, k);
+        int width = block == null ? RxBlock.trackedWidth(k, o.symbolLimit) : block.width();
+        int parityEnd = (int) Math.min(Math.min((long) k + parity, o.symbolLimit), width);
+        int parityHere = block == null ? 0 : block.receivedBelow(parityEnd) - block.receivedBelow(k);
+        int unreceivedParity = (parityEnd - k) - parityHere;
         if (unreceivedParity >= erasures) {
-            return appendSymbolRuns(o, b, k, parityEnd, k, infoFlag, erasures);
+            return appendSymbolRuns(o, b, block, k, parityEnd, k, infoFlag, erasures);
         }
-        boolean any = appendSymbolRuns(o, b, k, parityEnd, k, infoFlag, unreceivedParity);
+        boolean any = appendSymbolRuns(o, b, block, k, parityEnd, k, infoFlag, unreceivedParity);
         // the rest explicitly: the last missing source symbols
         int explicit = erasures - unreceivedParity;
-        int skip = Math.max(0, (k - o.received.count(b, k)) - explicit);
+        int sourceMissing = k - (block == null ? 0 : block.sourceReceived());
+        int skip = Math.max(0, sourceMissing - explicit);
         int s = -1;
         for (int i = 0; i <= skip; i++) {
-            s = o.received.nextClear(b, s + 1, limit);
+            s = nextMissing(block, s + 1, limit);
             if (s < 0) {
                 return any;
             }
         }
-        return any | appendSymbolRuns(o, b, s, limit, k, infoFlag, explicit);
+        return any | appendSymbolRuns(o, b, block, s, limit, k, infoFlag, explicit);
+    }
+
+    private static int nextMissing(RxBlock block, int from, int to) {
+        if (block == null) {
+            return from < to ? from : -1;
+        }
+        return block.nextMissing(from, to);
+    }
+
+    private static boolean requestedByOthers(RxObject o, int b, RxBlock block, int esi) {
+        return o.wholeRequestedByOthers || o.blocksRequestedByOthers.contains(b)
+                || (block != null && block.requestedByOthers(esi));
     }
 
     /**
      * Appends up to {@code max} not-received symbols of [from, to) as ITEMS (runs of 1-2) and RANGES (longer runs).
      */
-    private boolean appendSymbolRuns(RxObject o, int b, int from, int to, int k, int infoFlag, int max) {
+    private boolean appendSymbolRuns(RxObject o, int b, RxBlock block, int from, int to, int k, int infoFlag,
+                                     int max) {
         boolean any = false;
         int left = max;
-        int s = o.received.nextClear(b, from, to);
+        int s = nextMissing(block, from, to);
         while (s >= 0 && left > 0) {
             int end = s;
-            while (end + 1 < to && end - s + 1 < left && !o.received.get(b, end + 1)) {
+            while (end + 1 < to && end - s + 1 < left && (block == null || !block.has(end + 1))) {
                 end++;
             }
-            for (int x = s; x <= end; x++) {
-                if (!o.requestedByOthers.get(b, x)) {
+            for (int x = s; x <= end && !nackHasUncovered; x++) {
+                if (!requestedByOthers(o, b, block, x)) {
                     nackHasUncovered = true;
                 }
             }
@@ -309,7 +353,7 @@ final class NackBuilder {
             writer.close();
             any = true;
             left -= run;
-            s = end + 1 < to ? o.received.nextClear(b, end + 1, to) : -1;
+            s = end + 1 < to ? nextMissing(block, end + 1, to) : -1;
         }
         return any;
     }

@@ -10,6 +10,7 @@ import org.fjm2.norm.session.LossReason;
 import org.fjm2.norm.session.NormConfig;
 import org.fjm2.norm.session.NormContext;
 import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.session.RemoteEvent;
 import org.fjm2.norm.session.RemoteSenderInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * Puts a remote sender's objects together: takes an object's structure from the FTI extension, copies NORM_INFO
  * and source symbols into the object's container, keeps parity symbols, and FEC-decodes a block as soon as enough
  * symbols arrived. Checks every field against the object's structure and the configured limits: what does not
- * fit is counted and dropped, an object it cannot take is abandoned with its reason. Owned by the session's event
- * loop.
+ * fit is counted and dropped, an object it cannot take is abandoned with its reason. Memory is taken only for what
+ * arrives (a data chunk, a block's bookkeeping, a parity symbol), each charged to the session's
+ * {@link ReceiveBudget} first. Owned by the session's event loop.
  */
 final class ObjectAssembler {
 
@@ -29,19 +31,31 @@ final class ObjectAssembler {
     private final NormConfig config;
     private final RemoteSenderInfo sender;
     private final RxWindow window;
+    private final ReceiveBudget budget;
     private final BlockDecoder decoder;
     private final Fti fti = new Fti();
-    private final Presence presence = new Presence();
+    private final Sources sources = new Sources();
     private int lastSegmentSize;
 
-    /** Which source symbols of a block arrived (reused for every decode). */
-    private static final class Presence implements BlockDecoder.SourcePresence {
+    /** The source symbols of the block being decoded, where they are (or will be) in the object's chunks. */
+    private static final class Sources implements BlockDecoder.SourceSymbols {
         RxObject object;
-        int block;
+        RxBlock block;
+        long firstSegment;
 
         @Override
         public boolean has(int symbol) {
-            return object.received.get(block, symbol);
+            return block.has(symbol);
+        }
+
+        @Override
+        public byte[] array(int symbol) {
+            return object.data.array(firstSegment + symbol);
+        }
+
+        @Override
+        public int arrayOffset(int symbol) {
+            return object.data.arrayOffset(firstSegment + symbol);
         }
     }
 
@@ -50,6 +64,7 @@ final class ObjectAssembler {
         this.config = ctx.config();
         this.sender = sender;
         this.window = window;
+        this.budget = window.budget();
         this.decoder = decoder;
     }
 
@@ -82,6 +97,10 @@ final class ObjectAssembler {
             window.abandon(object, LossReason.UNSUPPORTED);
             return false;
         }
+        if (!budget.charge(object, object.directoryBytes())) {
+            window.abandon(object, LossReason.RECEIVER_OVERRUN);
+            return false;
+        }
         lastSegmentSize = fti.symbolLength();
         return true;
     }
@@ -98,9 +117,14 @@ final class ObjectAssembler {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
             return;
         }
+        if (!budget.charge(object, length)) {
+            window.abandon(object, LossReason.RECEIVER_OVERRUN);
+            return;
+        }
         ByteBuf info = ctx.output().allocate(Math.max(length, 1));
         info.writeBytes(msg.buffer(), msg.payloadIndex(), length);
         object.info = info;
+        budget.progressed(object, ctx.nanoTime());
     }
 
     /** Whether a NORM_DATA's payload id fits the described object (counted as malformed when not). */
@@ -115,34 +139,41 @@ final class ObjectAssembler {
 
     /** A NORM_DATA that {@link #fits} the object: stores its symbol, and decodes the block when it can. */
     void onData(RxObject object, ObjectMessageFlyweight msg) {
-        int block = (int) msg.blockNumber(object.fieldSize);
+        int b = (int) msg.blockNumber(object.fieldSize);
         int symbol = msg.symbolId(object.fieldSize);
-        int k = object.partition.blockLength(block);
-        if (object.isBlockComplete(block) || object.received.get(block, symbol)) {
+        RxBlock block = object.block(b);
+        if (block != null && (block.isComplete() || block.has(symbol))) {
             ctx.counters().increment(Counter.DUPLICATE_SEGMENTS);
             return;
         }
+        int k = object.partition.blockLength(b);
         int payload = msg.payloadLength();
         if (symbol < k) {
-            int expected = object.partition.segmentLength(block, symbol);
+            int expected = object.partition.segmentLength(b, symbol);
             if (payload < expected) {
                 ctx.counters().increment(Counter.MALFORMED_DROPPED);
                 return;
             }
-            if (object.data == null && isDeliverableWhole(object)) {
+            if (block == null && (block = newBlock(object, b)) == null) {
+                return;
+            }
+            long segment = segmentIndex(object, b, symbol);
+            if (object.data.isEmpty() && isDeliverableWhole(object)) {
                 // The whole object in one datagram, delivered before this datagram is let go: lend the listener a
                 // slice of it instead of copying (JMS batches of up to 64 KB on loopback are all like this).
-                window.adoptData(object, msg.buffer().retainedSlice(msg.payloadIndex(), expected));
-            } else {
-                if (object.data == null && !window.allocateData(object)) {
+                if (!budget.charge(object, expected)) {
+                    window.abandon(object, LossReason.RECEIVER_OVERRUN);
                     return;
                 }
-                int offset = (int) object.partition.segmentOffset(block, symbol);
-                object.data.setBytes(offset, msg.buffer(), msg.payloadIndex(), expected);
+                object.data.adopt(msg.buffer().retainedSlice(msg.payloadIndex(), expected));
+            } else {
+                if (!allocateChunk(object, segment)) {
+                    return;
+                }
+                object.data.write(segment, msg.buffer(), msg.payloadIndex(), expected);
             }
-            object.received.set(block, symbol);
-            if (object.received.count(block, k) == k) {
-                object.markBlockComplete(block);
+            if (block.markSource(symbol)) {
+                object.markBlockComplete(b, block);
             }
         } else {
             if (!canDecode(object)) {
@@ -151,24 +182,58 @@ final class ObjectAssembler {
             }
             // Parity is as long as the block's longest source symbol (NRL sends no more): E, except for a block
             // that is only the object's short final segment. Bytes past it are zero.
-            int longest = object.partition.segmentLength(block, 0);
+            int longest = object.partition.segmentLength(b, 0);
             if (payload < longest) {
                 ctx.counters().increment(Counter.MALFORMED_DROPPED);
                 return;
             }
-            if (object.data == null && !window.allocateData(object)) {
+            if (block == null && (block = newBlock(object, b)) == null) {
+                return;
+            }
+            if (block.parityCount() >= k) {
+                ctx.counters().increment(Counter.DUPLICATE_SEGMENTS);     // k symbols decode any block
+                return;
+            }
+            if (!budget.charge(object, object.segmentSize)) {
+                window.abandon(object, LossReason.RECEIVER_OVERRUN);
                 return;
             }
             ByteBuf copy = ctx.output().allocateHeap(object.segmentSize);
             copy.writeBytes(msg.buffer(), msg.payloadIndex(), Math.min(payload, object.segmentSize));
             copy.writeZero(object.segmentSize - copy.readableBytes());
-            object.received.set(block, symbol);
-            object.addParity(block, symbol, copy, object.symbolLimit - k);
+            block.addParity(symbol, copy);
         }
-        if (!object.isBlockComplete(block) && decoder != null && object.parityCount[block] > 0
-                && object.received.count(block, object.symbolLimit) >= k) {
-            decode(object, block, k);
+        budget.progressed(object, ctx.nanoTime());
+        if (decoder != null && block.decodable()) {
+            decode(object, b, block, k);
         }
+    }
+
+    /** Index of a source segment in the whole object (every segment but the last is E bytes). */
+    private static long segmentIndex(RxObject object, int block, int symbol) {
+        return object.partition.segmentOffset(block, symbol) / object.segmentSize;
+    }
+
+    /** The state of a block heard for the first time, charged to the budget; null when refused (object given up). */
+    private RxBlock newBlock(RxObject object, int b) {
+        if (!budget.charge(object, object.newBlockBytes(b))) {
+            window.abandon(object, LossReason.RECEIVER_OVERRUN);
+            return null;
+        }
+        return object.createBlock(b, budget.blockPool().take());
+    }
+
+    /** Allocates the data chunk holding a segment if needed; false when refused (object given up). */
+    private boolean allocateChunk(RxObject object, long segment) {
+        long bytes = object.data.bytesToAllocate(segment);
+        if (bytes > 0) {
+            if (!budget.charge(object, bytes)) {
+                window.abandon(object, LossReason.RECEIVER_OVERRUN);
+                return false;
+            }
+            object.data.allocate(segment, ctx.output().allocator());
+        }
+        return true;
     }
 
     /**
@@ -180,22 +245,33 @@ final class ObjectAssembler {
                 && object.objectId == window.nextReleaseId();
     }
 
-    private void decode(RxObject object, int block, int k) {
-        int parity = object.parityPerBlock;
-        for (int i = 0; i < object.parityCount[block]; i++) {
-            parity = Math.max(parity, object.parityEsi[block][i] - k + 1);
+    private void decode(RxObject object, int b, RxBlock block, int k) {
+        long first = segmentIndex(object, b, 0);
+        for (int i = 0; i < k; i++) {
+            if (!block.has(i) && !allocateChunk(object, first + i)) {
+                return;
+            }
         }
-        presence.block = block;
-        presence.object = object;
-        boolean ok = decoder.decode(object.fecId, object.fieldSize, object.data, object.partition, block,
-                parity, presence, object.parity[block], object.parityEsi[block], object.parityCount[block]);
+        int parity = object.parityPerBlock;
+        for (int i = 0; i < block.parityCount(); i++) {
+            parity = Math.max(parity, block.parityEsi()[i] - k + 1);
+        }
+        sources.object = object;
+        sources.block = block;
+        sources.firstSegment = first;
+        boolean ok = decoder.decode(object.fecId, object.fieldSize, object.partition, b, parity, sources,
+                block.parity(), block.parityEsi(), block.parityCount());
+        sources.object = null;
+        sources.block = null;
         if (ok) {
-            object.received.setRange(block, 0, k);
-            object.markBlockComplete(block);
+            object.markBlockComplete(b, block);
             ctx.counters().increment(Counter.FEC_DECODES);
         } else {
-            LOG.warn("{}: object {} block {} did not decode (k={}, parity {}, {} parity symbols)", sender,
-                    object.objectId, block, k, parity, object.parityCount[block]);
+            if (ctx.remoteEvents().allow(RemoteEvent.DECODE_FAILED)) {
+                LOG.warn("{}: object {} block {} did not decode (k={}, parity {}, {} parity symbols; {} more since "
+                        + "the last line)", sender, object.objectId, b, k, parity, block.parityCount(),
+                        ctx.remoteEvents().takeSuppressed(RemoteEvent.DECODE_FAILED));
+            }
         }
     }
 }

@@ -6,25 +6,30 @@ import org.fjm2.norm.codec.RepairRequestReader;
 
 /**
  * What other receivers asked a remote sender to repair during this receiver's NACK back-off (RFC 5740 section
- * 5.3): symbols, blocks and info on the objects themselves ({@link RxObject#requestedByOthers} and friends), and
- * here a bit per window slot for objects not heard at all. The repairs they asked for reach us too, so our NACK
- * is sent only when it asks for something not covered. Cleared when a back-off starts. Owned by the session's
- * event loop.
+ * 5.3): symbols, blocks and info on the objects themselves ({@link RxObject}, {@link RxBlock}), and here a few
+ * ranges of object ids for objects not heard at all. The repairs they asked for reach us too, so our NACK is sent
+ * only when it asks for something not covered. Cleared when a back-off starts. The work per NACK follows what the
+ * NACK names and what we hold, never the ranges it claims: symbol ranges are marked word by word in blocks we
+ * have, block and object ranges are kept as ranges. Owned by the session's event loop.
  */
 final class OverheardRequests {
+
+    /** Ranges of unheard object ids kept per back-off; more are not kept (our NACK is then simply not suppressed). */
+    static final int MAX_MISSING_RANGES = 16;
+    /** Objects and blocks one NACK may make us look at; the rest of a NACK that names more is ignored. */
+    static final int MAX_WORK_PER_NACK = 1 << 14;
 
     private final RxWindow window;
     private final TransmitPosition position;
     private final RepairRequestReader reader = new RepairRequestReader();
-    /** OBJECT-level requests heard for objects we have no slot for, by slot. */
-    private final long[] missingRequested;
-    private final int slotMask;
+    private final int[] missingFirst = new int[MAX_MISSING_RANGES];
+    private final int[] missingCount = new int[MAX_MISSING_RANGES];
+    private int missingRanges;
+    private int workLeft;
 
     OverheardRequests(RxWindow window, TransmitPosition position) {
         this.window = window;
         this.position = position;
-        this.missingRequested = new long[(window.capacity() + 63) >>> 6];
-        this.slotMask = window.capacity() - 1;
     }
 
     /** Marks what another receiver's NACK to the sender asks for. */
@@ -32,9 +37,11 @@ final class OverheardRequests {
         int fecId = position.fecId();
         int start = nack.payloadIndex();
         reader.reset(nack.buffer(), start, start + nack.payloadLength(), fecId, position.fieldSizeFor(fecId));
-        while (reader.nextRequest()) {
+        workLeft = MAX_WORK_PER_NACK;
+        while (reader.nextRequest() && workLeft > 0) {
             int flags = reader.flags();
-            while (reader.nextEntry()) {
+            while (reader.nextEntry() && workLeft > 0) {
+                workLeft--;
                 markHeard(flags, reader.objectId(), reader.blockNumber(), reader.symbolId(), reader.lastObjectId(),
                         reader.lastBlockNumber(), reader.lastSymbolId());
             }
@@ -46,9 +53,11 @@ final class OverheardRequests {
         if ((flags & NormWire.REPAIR_SEGMENT) != 0) {
             RxObject o = window.slot(objectId);
             if (o != null && o.described && block < o.blockCount()) {
-                int end = Math.min(lastSymbol, o.symbolLimit - 1);
-                for (int s = symbol; s <= end; s++) {
-                    o.requestedByOthers.set((int) block, s);
+                RxBlock b = o.block((int) block);
+                if (b != null) {
+                    b.markRequestedByOthers(symbol, Math.min(lastSymbol, o.symbolLimit - 1));
+                } else {
+                    o.blocksRequestedByOthers.add(block, block);
                 }
                 o.heardByOthers = true;
                 if ((flags & NormWire.REPAIR_INFO) != 0) {
@@ -57,62 +66,55 @@ final class OverheardRequests {
             }
         } else if ((flags & NormWire.REPAIR_BLOCK) != 0) {
             RxObject o = window.slot(objectId);
-            if (o != null && o.described) {
-                long end = Math.min(lastBlock, o.blockCount() - 1L);
-                for (long b = block; b <= end; b++) {
-                    o.markBlockRequestedByOthers((int) b);
-                    int k = o.partition.blockLength((int) b);
-                    for (int s = 0; s < o.symbolLimit; s++) {
-                        if (s < k) {
-                            o.requestedByOthers.set((int) b, s);
-                        }
-                    }
-                }
+            if (o != null && o.described && block < o.blockCount()) {
+                o.blocksRequestedByOthers.add(block, Math.min(lastBlock, o.blockCount() - 1L));
                 o.heardByOthers = true;
             }
         } else if ((flags & (NormWire.REPAIR_OBJECT | NormWire.REPAIR_INFO)) != 0) {
             int count = ((lastObjectId - objectId) & 0xFFFF) + 1;
-            for (int i = 0; i < count && i < window.capacity(); i++) {
-                int id = (objectId + i) & 0xFFFF;
-                RxObject o = window.slot(id);
-                if (o == null) {
-                    if ((flags & NormWire.REPAIR_OBJECT) != 0) {
-                        markMissingRequested(id);
-                    }
-                } else {
+            if (count >= 0x8000) {
+                return;
+            }
+            if ((flags & NormWire.REPAIR_OBJECT) != 0) {
+                addMissingRange(objectId, count);
+            }
+            // Objects we hold in that range: at most the window's slots, not the range's length.
+            int held = Math.min(Math.min(count, window.capacity()), workLeft);
+            workLeft -= held;
+            for (int i = 0; i < held; i++) {
+                RxObject o = window.slot((objectId + i) & 0xFFFF);
+                if (o != null) {
                     o.heardByOthers = true;
                     o.infoRequestedByOthers = true;
-                    if ((flags & NormWire.REPAIR_OBJECT) != 0 && o.described) {
-                        for (int b = 0; b < o.blockCount(); b++) {
-                            o.markBlockRequestedByOthers(b);
-                            o.requestedByOthers.setRange(b, 0, o.partition.blockLength(b));
-                        }
+                    if ((flags & NormWire.REPAIR_OBJECT) != 0) {
+                        o.wholeRequestedByOthers = true;
                     }
                 }
             }
         }
     }
 
-    private void markMissingRequested(int id) {
-        int slot = id & slotMask;
-        missingRequested[slot >>> 6] |= 1L << slot;
-    }
-
-    /** An object got its slot: what was heard for its id before belongs to another object. */
-    void clearMissingRequested(int id) {
-        int slot = id & slotMask;
-        missingRequested[slot >>> 6] &= ~(1L << slot);
+    private void addMissingRange(int firstId, int count) {
+        if (missingRanges < MAX_MISSING_RANGES) {
+            missingFirst[missingRanges] = firstId;
+            missingCount[missingRanges] = count;
+            missingRanges++;
+        }
     }
 
     /** Whether another receiver asked for this whole object, not heard by us at all. */
     boolean isMissingRequested(int id) {
-        int slot = id & slotMask;
-        return (missingRequested[slot >>> 6] & (1L << slot)) != 0;
+        for (int i = 0; i < missingRanges; i++) {
+            if (((id - missingFirst[i]) & 0xFFFF) < missingCount[i]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Forgets everything heard (a new back-off starts). */
     void clear() {
-        java.util.Arrays.fill(missingRequested, 0L);
+        missingRanges = 0;
         if (!position.isKnown()) {
             return;
         }

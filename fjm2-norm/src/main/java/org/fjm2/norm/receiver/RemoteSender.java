@@ -12,6 +12,7 @@ import org.fjm2.norm.session.LossReason;
 import org.fjm2.norm.session.NormConfig;
 import org.fjm2.norm.session.NormContext;
 import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.session.RemoteEvent;
 import org.fjm2.norm.session.RemoteSenderInfo;
 import org.fjm2.norm.session.Timer;
 import org.slf4j.Logger;
@@ -64,6 +65,7 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final Timer activityTimer;
     private long lastHeardNanos;
     private boolean gone;
+    private final java.util.function.Consumer<RemoteSender> onGone;
 
     // Watermark to acknowledge.
     private boolean ackPending;
@@ -71,13 +73,19 @@ public final class RemoteSender implements RemoteSenderInfo {
     private long ackBlock;
     private int ackSymbol;
 
-    public RemoteSender(NormContext ctx, int nodeId, int instanceId, InetSocketAddress address, BlockDecoder decoder) {
+    /**
+     * @param budget  the session's receive budget, shared by every remote sender
+     * @param onGone  told when this sender times out (the session forgets it)
+     */
+    public RemoteSender(NormContext ctx, int nodeId, int instanceId, InetSocketAddress address, BlockDecoder decoder,
+                        ReceiveBudget budget, java.util.function.Consumer<RemoteSender> onGone) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.nodeId = nodeId;
         this.instanceId = instanceId;
         this.address = address;
-        this.window = new RxWindow(ctx, this);
+        this.onGone = onGone;
+        this.window = new RxWindow(ctx, this, budget);
         this.position = new TransmitPosition(window);
         this.assembler = new ObjectAssembler(ctx, this, window, decoder);
         this.overheard = new OverheardRequests(window, position);
@@ -111,6 +119,11 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     public boolean isGone() {
         return gone;
+    }
+
+    /** When anything was last heard from this sender ({@link NormContext#nanoTime()} clock). */
+    public long lastHeardNanos() {
+        return lastHeardNanos;
     }
 
     @Override
@@ -154,7 +167,6 @@ public final class RemoteSender implements RemoteSenderInfo {
         RxObject object = window.slot(objectId);
         if (object == null) {
             object = window.create(objectId);
-            overheard.clearMissingRequested(objectId);
         }
         if (object.complete) {
             ctx.counters().increment(Counter.DUPLICATE_SEGMENTS);
@@ -182,6 +194,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         if (!object.complete && object.allBlocksComplete() && !object.infoMissing()) {
             object.complete = true;
+            window.budget().completed(object);
             ctx.counters().increment(Counter.OBJECTS_RECEIVED);
             window.release();
         }
@@ -271,8 +284,11 @@ public final class RemoteSender implements RemoteSenderInfo {
             }
         }
         if (age > 0 && age < 0x8000) {
-            LOG.info("{}: squelched, objects {}..{} are no longer available", this, window.nextReleaseId(),
-                    (squelchId - 1) & 0xFFFF);
+            if (ctx.remoteEvents().allow(RemoteEvent.SQUELCHED)) {
+                LOG.info("{}: squelched, objects {}..{} are no longer available ({} more squelches since the last "
+                        + "line)", this, window.nextReleaseId(), (squelchId - 1) & 0xFFFF,
+                        ctx.remoteEvents().takeSuppressed(RemoteEvent.SQUELCHED));
+            }
             window.loseUntil(squelchId, LossReason.SQUELCHED);
         }
     }
@@ -351,13 +367,15 @@ public final class RemoteSender implements RemoteSenderInfo {
                     return true;
                 }
                 // the current object: missing only what is before the position
-                for (int b = 0; b <= posBlock && b < o.blockCount(); b++) {
-                    if (!o.isBlockComplete(b)) {
-                        int k = o.partition.blockLength(b);
-                        int limit = b < posBlock ? k : Math.min(position.symbol(), k);
-                        if (o.received.nextClear(b, 0, limit) >= 0 || (b < posBlock && o.received.count(b, o.symbolLimit) < k)) {
-                            return true;
-                        }
+                int first = o.firstIncompleteBlock();
+                if (first < posBlock) {
+                    return true;
+                }
+                if (first == posBlock && first < o.blockCount()) {
+                    int limit = Math.min(position.symbol(), o.partition.blockLength(first));
+                    RxBlock block = o.block(first);
+                    if (block == null ? limit > 0 : block.nextMissing(0, limit) >= 0) {
+                        return true;
                     }
                 }
                 if (o.infoMissing()) {
@@ -425,14 +443,13 @@ public final class RemoteSender implements RemoteSenderInfo {
         long timeout = config.senderTimeout().toNanos();
         long silentFor = now - lastHeardNanos;
         if (silentFor >= timeout) {
-            LOG.info("{} silent for {} ms: gone", this, silentFor / 1_000_000);
+            if (ctx.remoteEvents().allow(RemoteEvent.SENDER_GONE)) {
+                LOG.info("{} silent for {} ms: gone ({} more senders gone since the last line)", this,
+                        silentFor / 1_000_000, ctx.remoteEvents().takeSuppressed(RemoteEvent.SENDER_GONE));
+            }
             close(LossReason.SENDER_GONE);
             ctx.counters().increment(Counter.SENDERS_GONE);
-            try {
-                ctx.listener().onRemoteSenderGone(this);
-            } catch (RuntimeException e) {
-                LOG.warn("listener failed on sender gone {}", this, e);
-            }
+            onGone.accept(this);
             return;
         }
         if (silentFor > Math.max(grttNanos() * 4 * (backoffFactor + 2), 200_000_000L) && hasMissing()) {

@@ -3,15 +3,24 @@ package org.fjm2.norm.receiver;
 import io.netty.buffer.ByteBuf;
 import org.fjm2.norm.codec.Fti;
 import org.fjm2.norm.object.BlockPartition;
-import org.fjm2.norm.object.SymbolMask;
+import org.fjm2.norm.session.LossReason;
 
 /**
- * One object being reassembled from a remote sender: its FTI-derived block structure, the symbols received, the
- * data container (a pooled buffer of exactly the object's size, allocated at the first segment) and parity symbols
- * kept until their block decodes. Also what other receivers asked for during the current NACK back-off
- * ({@link #requestedByOthers}), which suppresses our own NACK. Recycled; owned by the session's event loop.
+ * One object being reassembled from a remote sender: its FTI-derived structure, its data ({@link ObjectData},
+ * allocated as segments arrive), and an {@link RxBlock} for each block that something arrived for, in pages of
+ * {@link #PAGE_BLOCKS} created on demand — nothing is sized by the block count a header announces but the page
+ * directory, whose size the FTI check bounds. Everything it allocates is charged to the session's
+ * {@link ReceiveBudget} and given back when the object is released. Recycled; owned by the session's event loop.
  */
 final class RxObject {
+
+    /** Blocks per page of the block table. */
+    static final int PAGE_BLOCKS = 64;
+    /**
+     * Most blocks an object may have (RFC 5740 allows 2^24 with fec_id 5): the page directory must stay small
+     * next to a datagram. 262,144 blocks of 64 segments of 1,400 bytes would be 23 GB.
+     */
+    static final int MAX_BLOCKS = 1 << 18;
 
     int objectId;
     boolean described;      // FTI known
@@ -21,35 +30,55 @@ final class RxObject {
     int segmentSize;
     int maxBlockLength;
     int symbolLimit;        // ESIs must stay below this
-    final BlockPartition partition = new BlockPartition();
-    final SymbolMask received = new SymbolMask();
-    final SymbolMask requestedByOthers = new SymbolMask();
-    long[] completeBlocks = new long[0];
-    long[] blockRequestedByOthers = new long[0];
-    int completeBlockCount;
-    ByteBuf data;
-    ByteBuf info;
-    boolean infoExpected;
-    boolean infoRequestedByOthers;
-    boolean heardByOthers;
-    boolean complete;
-    /** Why the object was given up (when complete without data). */
-    org.fjm2.norm.session.LossReason lossReason;
     /** Parity symbols per block the sender can send (FTI last field, read either way). */
     int parityPerBlock;
-    /** Per block: received parity symbols (parallel arrays), until the block completes. */
-    ByteBuf[][] parity = new ByteBuf[0][];
-    int[][] parityEsi = new int[0][];
-    int[] parityCount = new int[0];
+    final BlockPartition partition = new BlockPartition();
+    final ObjectData data = new ObjectData();
+    ByteBuf info;
+    boolean infoExpected;
+    boolean complete;
+    /** Why the object was given up (when complete without data). */
+    LossReason lossReason;
+    /** The window the object lives in (for the budget: an object given up for room is reported there). */
+    RxWindow window;
 
-    void reset(int objectId) {
+    // Block table.
+    private RxBlock[][] pages = new RxBlock[1][];
+    private int pageCount;
+    private int completeBlockCount;
+    /** No block before this one is incomplete. */
+    private int firstIncompleteBlock;
+    private RxBlock lastBlock;
+    private int lastBlockNumber = -1;
+
+    // What other receivers asked for during the current NACK back-off (suppression of our own NACK).
+    boolean infoRequestedByOthers;
+    boolean heardByOthers;
+    boolean wholeRequestedByOthers;
+    final BlockRanges blocksRequestedByOthers = new BlockRanges();
+
+    // Budget bookkeeping: bytes charged, and the session-wide list of objects by last progress.
+    long charged;
+    long lastProgressNanos;
+    RxObject olderProgress;
+    RxObject newerProgress;
+    boolean inProgressList;
+
+    void reset(int objectId, RxWindow window) {
         this.objectId = objectId;
+        this.window = window;
         described = false;
         complete = false;
         infoExpected = false;
+        lossReason = null;
         infoRequestedByOthers = false;
         heardByOthers = false;
+        wholeRequestedByOthers = false;
+        blocksRequestedByOthers.clear();
         completeBlockCount = 0;
+        firstIncompleteBlock = 0;
+        lastBlock = null;
+        lastBlockNumber = -1;
     }
 
     /** Sets the structure from an FTI; false when the block bookkeeping would be unreasonable. */
@@ -59,9 +88,7 @@ final class RxObject {
         }
         long blocks = partition.blockCount();
         int limit = fti.symbolIdLimit();
-        // Bookkeeping must stay small next to the data: at most one bitmask word per 64 bytes of object.
-        long words = blocks * ((limit + 63) / 64);
-        if (blocks > Integer.MAX_VALUE / 2 || words * 64 > Math.max(fti.transferLength(), 64L) * 8) {
+        if (blocks > MAX_BLOCKS || limit < fti.maxBlockLength()) {
             return false;
         }
         fecId = fti.fecId();
@@ -71,64 +98,83 @@ final class RxObject {
         maxBlockLength = fti.maxBlockLength();
         symbolLimit = limit;
         parityPerBlock = fti.lastField() > fti.maxBlockLength() ? fti.lastField() - fti.maxBlockLength() : fti.lastField();
-        int b = (int) blocks;
-        received.reset(b, limit);
-        requestedByOthers.reset(b, limit);
-        int w = (b + 63) >>> 6;
-        if (completeBlocks.length < w) {
-            completeBlocks = new long[w];
-            blockRequestedByOthers = new long[w];
-        } else {
-            java.util.Arrays.fill(completeBlocks, 0, w, 0L);
-            java.util.Arrays.fill(blockRequestedByOthers, 0, w, 0L);
+        int pagesNeeded = (int) ((blocks + PAGE_BLOCKS - 1) / PAGE_BLOCKS);
+        if (pages.length < pagesNeeded || pages.length > 16 && pages.length > 4 * pagesNeeded) {
+            pages = new RxBlock[pagesNeeded][];
         }
-        if (parityCount.length < b) {
-            parity = new ByteBuf[b][];
-            parityEsi = new int[b][];
-            parityCount = new int[b];
-        } else {
-            java.util.Arrays.fill(parityCount, 0, b, 0);
-        }
-        completeBlockCount = 0;
+        pageCount = pagesNeeded;
+        data.reset(size, segmentSize);
         described = true;
         return true;
+    }
+
+    /** Bytes the block table's page directory takes (charged when the object is described). */
+    long directoryBytes() {
+        return 16L + 8L * pageCount;
     }
 
     int blockCount() {
         return (int) partition.blockCount();
     }
 
-    boolean isBlockComplete(int block) {
-        return (completeBlocks[block >>> 6] & (1L << block)) != 0;
+    /** The block's state, or null when nothing of it arrived yet. */
+    RxBlock block(int b) {
+        if (b == lastBlockNumber) {
+            return lastBlock;
+        }
+        RxBlock[] page = pages[b / PAGE_BLOCKS];
+        RxBlock block = page == null ? null : page[b % PAGE_BLOCKS];
+        if (block != null) {
+            lastBlock = block;
+            lastBlockNumber = b;
+        }
+        return block;
     }
 
-    void markBlockComplete(int block) {
-        long bit = 1L << block;
-        if ((completeBlocks[block >>> 6] & bit) == 0) {
-            completeBlocks[block >>> 6] |= bit;
+    /** Whether no block state exists in the page of block {@code b} (64 blocks never heard of). */
+    boolean pageEmpty(int b) {
+        return pages[b / PAGE_BLOCKS] == null;
+    }
+
+    /** Bytes a new block state for block {@code b} takes, its page included when that is new too. */
+    long newBlockBytes(int b) {
+        long page = pages[b / PAGE_BLOCKS] == null ? 16L + 8L * PAGE_BLOCKS : 0;
+        return page + RxBlock.bookkeepingBytes(partition.blockLength(b), symbolLimit);
+    }
+
+    /** Creates the state of block {@code b} (the caller charged {@link #newBlockBytes}). */
+    RxBlock createBlock(int b, RxBlock recycled) {
+        RxBlock[] page = pages[b / PAGE_BLOCKS];
+        if (page == null) {
+            page = new RxBlock[PAGE_BLOCKS];
+            pages[b / PAGE_BLOCKS] = page;
+        }
+        RxBlock block = recycled != null ? recycled : new RxBlock();
+        block.reset(partition.blockLength(b), symbolLimit);
+        page[b % PAGE_BLOCKS] = block;
+        lastBlock = block;
+        lastBlockNumber = b;
+        return block;
+    }
+
+    boolean isBlockComplete(int b) {
+        RxBlock block = block(b);
+        return block != null && block.isComplete();
+    }
+
+    void markBlockComplete(int b, RxBlock block) {
+        if (!block.isComplete()) {
+            block.markComplete();
             completeBlockCount++;
-        }
-        releaseParity(block);
-    }
-
-    boolean isBlockRequestedByOthers(int block) {
-        return (blockRequestedByOthers[block >>> 6] & (1L << block)) != 0;
-    }
-
-    void markBlockRequestedByOthers(int block) {
-        blockRequestedByOthers[block >>> 6] |= 1L << block;
-    }
-
-    void clearRequestedByOthers() {
-        if (described) {
-            int b = blockCount();
-            for (int i = 0; i < b; i++) {
-                requestedByOthers.clearBlock(i);
+            while (firstIncompleteBlock < blockCount() && isBlockComplete(firstIncompleteBlock)) {
+                firstIncompleteBlock++;
             }
-            java.util.Arrays.fill(blockRequestedByOthers, 0, (b + 63) >>> 6, 0L);
         }
-        infoRequestedByOthers = false;
-        heardByOthers = false;
+    }
+
+    /** The first block not complete (blockCount when all are). */
+    int firstIncompleteBlock() {
+        return firstIncompleteBlock;
     }
 
     boolean allBlocksComplete() {
@@ -139,52 +185,102 @@ final class RxObject {
         return infoExpected && info == null;
     }
 
-    /** Keeps a parity symbol for a block (the caller passes a retained buffer). */
-    void addParity(int block, int esi, ByteBuf symbol, int maxPerBlock) {
-        if (parity[block] == null || parity[block].length < maxPerBlock) {
-            ByteBuf[] grown = new ByteBuf[maxPerBlock];
-            int[] grownEsi = new int[maxPerBlock];
-            if (parity[block] != null) {
-                System.arraycopy(parity[block], 0, grown, 0, parityCount[block]);
-                System.arraycopy(parityEsi[block], 0, grownEsi, 0, parityCount[block]);
-            }
-            parity[block] = grown;
-            parityEsi[block] = grownEsi;
-        }
-        int n = parityCount[block];
-        if (n >= parity[block].length) {
-            symbol.release();
-            return;
-        }
-        parity[block][n] = symbol;
-        parityEsi[block][n] = esi;
-        parityCount[block] = n + 1;
-    }
-
-    void releaseParity(int block) {
-        int n = parityCount[block];
-        for (int i = 0; i < n; i++) {
-            parity[block][i].release();
-            parity[block][i] = null;
-        }
-        parityCount[block] = 0;
-    }
-
-    /** Frees every buffer (delivered, lost or aborted). */
-    void release() {
+    /** Forgets what other receivers asked for (a new back-off starts). */
+    void clearRequestedByOthers() {
         if (described) {
-            for (int b = 0; b < blockCount(); b++) {
-                releaseParity(b);
+            for (int p = 0; p < pageCount; p++) {
+                RxBlock[] page = pages[p];
+                if (page != null) {
+                    for (RxBlock block : page) {
+                        if (block != null) {
+                            block.clearRequestedByOthers();
+                        }
+                    }
+                }
             }
         }
-        if (data != null) {
-            data.release();
-            data = null;
+        blocksRequestedByOthers.clear();
+        wholeRequestedByOthers = false;
+        infoRequestedByOthers = false;
+        heardByOthers = false;
+    }
+
+    /** Frees every buffer and block state (delivered, lost or aborted); block states go back to {@code spare}. */
+    void release(BlockPool spare) {
+        for (int p = 0; p < pageCount; p++) {
+            RxBlock[] page = pages[p];
+            if (page != null) {
+                for (int i = 0; i < PAGE_BLOCKS; i++) {
+                    RxBlock block = page[i];
+                    if (block != null) {
+                        block.releaseParity();
+                        spare.give(block);
+                        page[i] = null;
+                    }
+                }
+                pages[p] = null;
+            }
         }
+        if (pages.length > 16) {
+            pages = new RxBlock[1][];       // a recycled object keeps nothing sized by a past header
+        }
+        pageCount = 0;
+        lastBlock = null;
+        lastBlockNumber = -1;
+        data.release();
         if (info != null) {
             info.release();
             info = null;
         }
         described = false;
+    }
+
+    /**
+     * Block ranges another receiver asked for whole (REPAIR_BLOCK), kept as a few ranges rather than per block: a
+     * NACK may name a range of blocks we never heard of. Beyond {@link #MAX_RANGES} further ranges are not kept,
+     * which only means our own NACK is not suppressed for them.
+     */
+    static final class BlockRanges {
+        static final int MAX_RANGES = 16;
+        private final long[] first = new long[MAX_RANGES];
+        private final long[] last = new long[MAX_RANGES];
+        private int count;
+
+        void add(long from, long to) {
+            if (count < MAX_RANGES) {
+                first[count] = from;
+                last[count] = to;
+                count++;
+            }
+        }
+
+        boolean contains(long block) {
+            for (int i = 0; i < count; i++) {
+                if (block >= first[i] && block <= last[i]) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void clear() {
+            count = 0;
+        }
+    }
+
+    /** Block states kept for reuse by a session's receivers, at most a bounded number. */
+    static final class BlockPool {
+        static final int MAX_SPARE = 1024;
+        private final java.util.ArrayDeque<RxBlock> spare = new java.util.ArrayDeque<>();
+
+        RxBlock take() {
+            return spare.pollFirst();
+        }
+
+        void give(RxBlock block) {
+            if (spare.size() < MAX_SPARE && block.isSmall()) {
+                spare.addFirst(block);
+            }
+        }
     }
 }

@@ -2,8 +2,6 @@ package org.fjm2.norm.receiver;
 
 import java.util.ArrayDeque;
 
-import io.netty.buffer.ByteBuf;
-
 import org.fjm2.norm.session.LossReason;
 import org.fjm2.norm.session.NormConfig;
 import org.fjm2.norm.session.NormContext;
@@ -14,35 +12,48 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The objects of one remote sender between the release point and the newest heard: slots by 16-bit object id,
- * in-order release to the listener (complete objects delivered, abandoned ones reported lost), and the receive
- * buffer budget, which gives up the oldest incomplete objects when a new one needs room. Recycles
- * {@link RxObject}s through a free list. Owned by the session's event loop.
+ * in-order release to the listener (complete objects delivered, abandoned ones reported lost, runs of ids never
+ * heard reported as one range). The ring starts small and grows (up to twice {@code rxWindowObjects}) only as far
+ * as the ids of objects actually heard reach, so a sender that is heard once costs little. Memory for the objects'
+ * contents is charged to the session's {@link ReceiveBudget}. Recycles {@link RxObject}s through a bounded free
+ * list. Owned by the session's event loop.
  */
 final class RxWindow {
 
     private static final Logger LOG = LoggerFactory.getLogger(RxWindow.class);
 
+    /** Slots of a new window's ring. */
+    static final int INITIAL_SLOTS = 16;
+    /** Recycled objects kept per window. */
+    static final int MAX_SPARE_OBJECTS = 64;
+
     private final NormContext ctx;
     private final NormConfig config;
     private final RemoteSenderInfo sender;
-    // Object window: [nextReleaseId, nextReleaseId + window).
-    private final RxObject[] slots;
-    private final int slotMask;
+    private final ReceiveBudget budget;
+    private final int maxSlots;
+    private RxObject[] slots;
+    private int slotMask;
     private final ArrayDeque<RxObject> freeObjects = new ArrayDeque<>();
     private int nextReleaseId;
     private boolean synced;
-    private long bufferedBytes;
 
-    RxWindow(NormContext ctx, RemoteSenderInfo sender) {
+    RxWindow(NormContext ctx, RemoteSenderInfo sender, ReceiveBudget budget) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.sender = sender;
-        int capacity = Integer.highestOneBit(config.rxWindowObjects() * 2 - 1) * 2;
-        this.slots = new RxObject[capacity];
-        this.slotMask = capacity - 1;
+        this.budget = budget;
+        this.maxSlots = Integer.highestOneBit(config.rxWindowObjects() * 2 - 1) * 2;
+        int initial = Math.min(INITIAL_SLOTS, maxSlots);
+        this.slots = new RxObject[initial];
+        this.slotMask = initial - 1;
     }
 
-    /** Slots in the ring (twice the configured window, at least). */
+    ReceiveBudget budget() {
+        return budget;
+    }
+
+    /** Slots in the ring now (grows with the ids heard). */
     int capacity() {
         return slots.length;
     }
@@ -69,54 +80,38 @@ final class RxWindow {
         return (o != null && o.objectId == objectId) ? o : null;
     }
 
-    /** A fresh (recycled) object for this id, placed in its slot. */
+    /**
+     * A fresh (recycled) object for this id, placed in its slot; the id lies within {@code rxWindowObjects} of the
+     * release point (the caller made room).
+     */
     RxObject create(int objectId) {
+        int age = (objectId - nextReleaseId) & 0xFFFF;
+        if (age >= slots.length) {
+            grow(age);
+        }
         RxObject object = freeObjects.isEmpty() ? new RxObject() : freeObjects.pollFirst();
-        object.reset(objectId);
+        object.reset(objectId, this);
         slots[objectId & slotMask] = object;
         return object;
+    }
+
+    private void grow(int age) {
+        int capacity = Math.min(maxSlots, Integer.highestOneBit(age) * 2);
+        RxObject[] grown = new RxObject[capacity];
+        int mask = capacity - 1;
+        for (RxObject o : slots) {
+            if (o != null) {
+                grown[o.objectId & mask] = o;
+            }
+        }
+        slots = grown;
+        slotMask = mask;
     }
 
     /** Whether anything up to and including object {@code objectId} is still missing. */
     boolean missingThrough(int objectId) {
         int count = ((objectId - nextReleaseId) & 0xFFFF) + 1;
         return count > 0 && count < 0x8000;
-    }
-
-    /**
-     * Gives the object its data container, first abandoning the oldest incomplete objects that hold buffers while
-     * the receive buffer budget would overflow; false (the object itself abandoned) when nothing else can go.
-     */
-    boolean allocateData(RxObject object) {
-        long needed = object.size;
-        while (bufferedBytes + needed > config.rxBufferBytes()) {
-            RxObject oldest = oldestIncomplete(object);
-            if (oldest == null) {
-                abandon(object, LossReason.RECEIVER_OVERRUN);
-                return false;
-            }
-            abandon(oldest, LossReason.RECEIVER_OVERRUN);
-        }
-        object.data = ctx.output().allocateHeap((int) needed);
-        object.data.writerIndex((int) needed);
-        bufferedBytes += needed;
-        return true;
-    }
-
-    /** Gives the object data it does not own a copy of (a slice of the datagram that completes it). */
-    void adoptData(RxObject object, ByteBuf data) {
-        object.data = data;
-        bufferedBytes += object.size;
-    }
-
-    private RxObject oldestIncomplete(RxObject except) {
-        for (int i = 0; i < slots.length / 2; i++) {
-            RxObject o = slot((nextReleaseId + i) & 0xFFFF);
-            if (o != null && o != except && !o.complete && o.data != null) {
-                return o;
-            }
-        }
-        return null;
     }
 
     // ---- release, loss -------------------------------------------------------------------------------------------
@@ -136,21 +131,34 @@ final class RxWindow {
     }
 
     private void deliver(RxObject o, int id) {
+        io.netty.buffer.ByteBuf whole = o.lossReason == null ? o.data.take(ctx.output().allocator()) : null;
         try {
-            if (o.data != null) {
-                ctx.listener().onObjectReceived(sender, id, o.data, o.info);
+            if (whole != null) {
+                ctx.listener().onObjectReceived(sender, id, whole, o.info);
             } else {
                 ctx.listener().onObjectLost(sender, id, o.lossReason);
             }
         } catch (RuntimeException e) {
             LOG.warn("listener failed on object {} of {}", id, sender, e);
         } finally {
-            if (o.data != null) {
-                bufferedBytes -= o.size;
+            if (whole != null) {
+                whole.release();
             }
-            o.release();
+            recycle(o);
+        }
+    }
+
+    private void recycle(RxObject o) {
+        free(o);
+        if (freeObjects.size() < MAX_SPARE_OBJECTS) {
             freeObjects.addLast(o);
         }
+    }
+
+    /** Frees what the object holds and gives its charge back to the budget. */
+    private void free(RxObject o) {
+        o.release(budget.blockPool());
+        budget.uncharge(o);
     }
 
     /** Gives an object up: it becomes a "lost" entry delivered in order. */
@@ -158,10 +166,7 @@ final class RxWindow {
         if (object.complete) {
             return;
         }
-        if (object.data != null) {
-            bufferedBytes -= object.size;
-        }
-        object.release();
+        free(object);
         object.lossReason = reason;
         object.complete = true;
         ctx.counters().increment(Counter.OBJECTS_LOST);
@@ -172,20 +177,24 @@ final class RxWindow {
     /** Reports lost every object id from the release point up to (excluding) {@code untilId}. */
     void loseUntil(int untilId, LossReason reason) {
         // Releasing may run past untilId (complete objects after a lost one go too), so compare by distance.
+        int unheardFirst = -1;
+        int unheardCount = 0;
         while (isAhead(untilId, nextReleaseId)) {
             RxObject o = slot(nextReleaseId);
             int id = nextReleaseId;
             if (o == null) {
-                slots[id & slotMask] = null;
-                nextReleaseId = (nextReleaseId + 1) & 0xFFFF;
-                ctx.counters().increment(Counter.OBJECTS_LOST);
-                LOG.debug("{}: object {} lost: {}", sender, id, reason.description());
-                try {
-                    ctx.listener().onObjectLost(sender, id, reason);
-                } catch (RuntimeException e) {
-                    LOG.warn("listener failed on lost object {} of {}", id, sender, e);
+                if (unheardCount == 0) {
+                    unheardFirst = id;
                 }
-            } else if (!o.complete) {
+                unheardCount++;
+                nextReleaseId = (nextReleaseId + 1) & 0xFFFF;
+                continue;
+            }
+            if (unheardCount > 0) {
+                reportUnheard(unheardFirst, unheardCount, reason);
+                unheardCount = 0;
+            }
+            if (!o.complete) {
                 abandon(o, reason);   // delivers it (and anything complete after it) as lost
             } else {
                 slots[id & slotMask] = null;
@@ -193,7 +202,22 @@ final class RxWindow {
                 deliver(o, id);
             }
         }
+        if (unheardCount > 0) {
+            reportUnheard(unheardFirst, unheardCount, reason);
+        }
         release();
+    }
+
+    /** Ids never heard at all, lost as one range (one listener call however long the run). */
+    private void reportUnheard(int firstId, int count, LossReason reason) {
+        ctx.counters().add(Counter.OBJECTS_LOST, count);
+        LOG.debug("{}: objects {}..{} lost: {}", sender, firstId, (firstId + count - 1) & 0xFFFF,
+                reason.description());
+        try {
+            ctx.listener().onObjectsLost(sender, firstId, count, reason);
+        } catch (RuntimeException e) {
+            LOG.warn("listener failed on lost objects {}+{} of {}", firstId, count, sender, e);
+        }
     }
 
     /** Whether object id {@code a} comes after {@code b} (16-bit serial arithmetic). */
@@ -216,12 +240,18 @@ final class RxWindow {
             if (o != null) {
                 if (!o.complete) {
                     ctx.counters().increment(Counter.OBJECTS_LOST);
-                    ctx.listener().onObjectLost(sender, o.objectId, reason);
+                    try {
+                        ctx.listener().onObjectLost(sender, o.objectId, reason);
+                    } catch (RuntimeException e) {
+                        LOG.warn("listener failed on lost object {} of {}", o.objectId, sender, e);
+                    }
                 }
-                o.release();
+                free(o);
                 slots[i] = null;
             }
         }
-        bufferedBytes = 0;
+        freeObjects.clear();
+        slots = new RxObject[Math.min(INITIAL_SLOTS, maxSlots)];
+        slotMask = slots.length - 1;
     }
 }

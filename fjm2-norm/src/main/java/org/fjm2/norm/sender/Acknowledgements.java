@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.netty.util.collection.IntObjectHashMap;
+import org.fjm2.norm.session.RemoteEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,8 +18,12 @@ import org.slf4j.LoggerFactory;
  * repairs. A receiver that answers neither ACK nor NACK to {@link #MAX_MISSED_ROUNDS} whole rounds, and has said
  * nothing at all for the receiver timeout, is dropped (logged and counted) so a dead node cannot stall the sender;
  * both conditions are needed, because rounds follow each other quickly while data flows and a live receiver can be
- * descheduled for longer than a round. A receiver that says it leaves is dropped at once. Owned by the sender's
- * event loop.
+ * descheduled for longer than a round. A receiver that says it leaves is dropped at once. A receiver that keeps
+ * talking (NACKs, probe answers) but acknowledges nothing new for the maximum hold time is dropped too: objects
+ * leave the cache after that time anyway, so waiting for it only slows every publisher (a node that pretends to be
+ * a receiver could otherwise hold the cache for ever); it is tracked again only once it acknowledges a round. At
+ * most {@code capacity} receivers are tracked: a new one beyond it replaces the one heard from least recently.
+ * Owned by the sender's event loop.
  */
 final class Acknowledgements {
 
@@ -35,16 +40,26 @@ final class Acknowledgements {
         int missedRounds;
         boolean answeredThisRound;
         long lastHeardNanos;
+        /** When it last acknowledged something new (or started being tracked). */
+        long lastProgressNanos;
 
-        Receiver(int nodeId) {
+        Receiver(int nodeId, long nowNanos) {
             this.nodeId = nodeId;
+            this.lastProgressNanos = nowNanos;
         }
     }
+
+    /** Receivers dropped for making no progress, remembered so that only an acknowledgement tracks them again. */
+    static final int MAX_STALLED_REMEMBERED = 1024;
 
     private final IntObjectHashMap<Receiver> receivers = new IntObjectHashMap<>();
     /** The same receivers in a list, iterated on hot paths without allocating an iterator. */
     private final ArrayList<Receiver> receiverList = new ArrayList<>();
     private final boolean autoTrack;
+    private final int capacity;
+    private final long noProgressNanos;
+    private final org.fjm2.norm.session.NormContext ctx;
+    private final java.util.LinkedHashSet<Integer> stalled = new java.util.LinkedHashSet<>();
     private int dropped;
 
     // The active round.
@@ -57,18 +72,35 @@ final class Acknowledgements {
     private Map<Integer, Boolean> userNodes;
     private boolean userRoundActive;
 
-    Acknowledgements(boolean autoTrack) {
+    /**
+     * @param capacity        most receivers tracked
+     * @param noProgressNanos how long a receiver may acknowledge nothing new before it is no longer waited for
+     */
+    Acknowledgements(boolean autoTrack, int capacity, long noProgressNanos, org.fjm2.norm.session.NormContext ctx) {
         this.autoTrack = autoTrack;
+        this.capacity = capacity;
+        this.noProgressNanos = noProgressNanos;
+        this.ctx = ctx;
     }
 
-    /** Feedback arrived from a receiver: it is alive (and tracked from now on). */
+    /** Feedback other than an acknowledgement arrived from a receiver: it is alive (and tracked from now on). */
     void heardFrom(int nodeId, long nowNanos) {
+        heardFrom(nodeId, nowNanos, false);
+    }
+
+    private void heardFrom(int nodeId, long nowNanos, boolean acknowledgement) {
         Receiver r = receivers.get(nodeId);
         if (r == null) {
-            if (!autoTrack) {
+            if (!autoTrack || (!acknowledgement && !stalled.isEmpty() && stalled.contains(nodeId))) {
                 return;
             }
-            r = new Receiver(nodeId);
+            if (acknowledgement && !stalled.isEmpty()) {
+                stalled.remove(nodeId);
+            }
+            if (receivers.size() >= capacity) {
+                evictLeastRecentlyHeard();
+            }
+            r = new Receiver(nodeId, nowNanos);
             receivers.put(nodeId, r);
             receiverList.add(r);
             LOG.debug("tracking receiver {}", Integer.toUnsignedString(nodeId));
@@ -76,6 +108,28 @@ final class Acknowledgements {
         r.missedRounds = 0;
         r.answeredThisRound = true;
         r.lastHeardNanos = nowNanos;
+    }
+
+    /** O(capacity), paid only when a new receiver arrives at a full table. */
+    private void evictLeastRecentlyHeard() {
+        Receiver eldest = null;
+        for (int i = 0; i < receiverList.size(); i++) {
+            Receiver r = receiverList.get(i);
+            if (eldest == null || r.lastHeardNanos - eldest.lastHeardNanos < 0) {
+                eldest = r;
+            }
+        }
+        if (eldest == null) {
+            return;
+        }
+        receivers.remove(eldest.nodeId);
+        receiverList.remove(eldest);
+        ctx.counters().increment(org.fjm2.norm.session.NormCounters.Counter.RECEIVERS_EVICTED);
+        if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_EVICTED)) {
+            LOG.warn("more than maxReceivers={} receivers give feedback: no longer waiting for receiver {}, heard from "
+                    + "least recently ({} more since the last line)", capacity, Integer.toUnsignedString(eldest.nodeId),
+                    ctx.remoteEvents().takeSuppressed(RemoteEvent.RECEIVER_EVICTED));
+        }
     }
 
     /** The receiver said it leaves the group: stop waiting for it. */
@@ -89,9 +143,12 @@ final class Acknowledgements {
 
     /** A NORM_ACK(FLUSH) from {@code nodeId} for watermark object {@code objectId}; returns true when a round ended. */
     boolean onAck(int nodeId, int objectId, long nowNanos) {
-        heardFrom(nodeId, nowNanos);
+        heardFrom(nodeId, nowNanos, true);
         Receiver r = receivers.get(nodeId);
         if (r != null && (!r.acked || atOrAfter(objectId, r.ackedObject))) {
+            if (!r.acked || objectId != r.ackedObject) {
+                r.lastProgressNanos = nowNanos;
+            }
             r.acked = true;
             r.ackedObject = objectId;
         }
@@ -171,27 +228,58 @@ final class Acknowledgements {
     void expireRound(long nowNanos, long timeoutNanos) {
         roundActive = false;
         List<Receiver> gone = null;
+        List<Receiver> stuck = null;
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
             boolean done = r.acked && atOrAfter(r.ackedObject, roundObject);
-            if (!done && !r.answeredThisRound && ++r.missedRounds >= MAX_MISSED_ROUNDS
+            if (done) {
+                continue;
+            }
+            if (!r.answeredThisRound && ++r.missedRounds >= MAX_MISSED_ROUNDS
                     && nowNanos - r.lastHeardNanos >= timeoutNanos) {
                 if (gone == null) {
                     gone = new ArrayList<>();
                 }
                 gone.add(r);
+            } else if (nowNanos - r.lastProgressNanos >= noProgressNanos) {
+                if (stuck == null) {
+                    stuck = new ArrayList<>();
+                }
+                stuck.add(r);
             }
         }
-        if (gone == null) {
-            return;
+        if (gone != null) {
+            for (Receiver r : gone) {
+                drop(r);
+                if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_DROPPED)) {
+                    LOG.warn("receiver {} silent for {} ms and {} acknowledgement rounds: no longer waiting for it "
+                            + "({} more receivers dropped since the last line)", Integer.toUnsignedString(r.nodeId),
+                            (nowNanos - r.lastHeardNanos) / 1_000_000, r.missedRounds,
+                            ctx.remoteEvents().takeSuppressed(RemoteEvent.RECEIVER_DROPPED));
+                }
+            }
         }
-        for (Receiver r : gone) {
-            receivers.remove(r.nodeId);
-            receiverList.remove(r);
-            dropped++;
-            LOG.warn("receiver {} silent for {} ms and {} acknowledgement rounds: no longer waiting for it",
-                    Integer.toUnsignedString(r.nodeId), (nowNanos - r.lastHeardNanos) / 1_000_000, r.missedRounds);
+        if (stuck != null) {
+            for (Receiver r : stuck) {
+                drop(r);
+                if (stalled.size() >= MAX_STALLED_REMEMBERED) {
+                    stalled.remove(stalled.iterator().next());
+                }
+                stalled.add(r.nodeId);
+                if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_DROPPED)) {
+                    LOG.warn("receiver {} acknowledged nothing new for {} ms though it is heard: no longer waiting for "
+                            + "it, tracked again once it acknowledges ({} more receivers dropped since the last line)",
+                            Integer.toUnsignedString(r.nodeId), (nowNanos - r.lastProgressNanos) / 1_000_000,
+                            ctx.remoteEvents().takeSuppressed(RemoteEvent.RECEIVER_DROPPED));
+                }
+            }
         }
+    }
+
+    private void drop(Receiver r) {
+        receivers.remove(r.nodeId);
+        receiverList.remove(r);
+        dropped++;
     }
 
     /** Node ids the current round still waits for (tracked ones, plus the nodes of a user request). */

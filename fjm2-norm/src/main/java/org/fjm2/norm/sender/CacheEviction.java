@@ -90,8 +90,11 @@ final class CacheEviction {
                     return;
                 }
             } else if (acks.hasReceivers() && !acks.acknowledged(oldest.objectId)) {
-                LOG.warn("object {} evicted {} ms after it was sent, before every receiver acknowledged it",
-                        oldest.objectId, maxHold / 1_000_000);
+                if (ctx.remoteEvents().allow(org.fjm2.norm.session.RemoteEvent.OBJECT_EVICTED)) {
+                    LOG.warn("object {} evicted {} ms after it was sent, before every receiver acknowledged it ({} more "
+                            + "since the last line)", oldest.objectId, maxHold / 1_000_000,
+                            ctx.remoteEvents().takeSuppressed(org.fjm2.norm.session.RemoteEvent.OBJECT_EVICTED));
+                }
             }
             purgeOldest();
         }

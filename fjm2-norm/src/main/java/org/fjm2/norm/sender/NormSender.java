@@ -91,7 +91,7 @@ public final class NormSender {
     private long lastTransmitNanos;
 
     // Receiver progress: watermark rounds and tracked receivers (flow control, and user acknowledgement requests).
-    private final Acknowledgements acks = new Acknowledgements(true);
+    private final Acknowledgements acks;
     private boolean flushDue;
     /** Data whose first pass ended since the last watermark round began: past a fraction of the cache, ask again. */
     private long sentSinceRoundBytes;
@@ -104,6 +104,7 @@ public final class NormSender {
     public NormSender(NormContext ctx, ParityEncoder parityEncoder) {
         this.ctx = ctx;
         this.config = ctx.config();
+        this.acks = new Acknowledgements(true, config.maxReceivers(), config.maxHold().toNanos(), ctx);
         if (config.parity() > 0 && parityEncoder == null) {
             throw new IllegalArgumentException("parity: no FEC encoder available");
         }

@@ -29,6 +29,9 @@ final class RepairScheduler {
     private final RepairRequestReader requestReader = new RepairRequestReader();
     private final Timer repairTimer;
     private boolean holdoff;
+    /** Symbols one NACK may make the sender look at; what a NACK names beyond it is ignored (counted). */
+    static final int MAX_WORK_PER_NACK = 1 << 17;
+    private int workLeft;
 
     // The NACK being applied: whether it asked for data gone from the cache, whether it repaired anything, and the
     // parity erasures its current SEGMENT request counted for one block.
@@ -59,13 +62,15 @@ final class RepairScheduler {
                 SenderPackets.FEC_M);
         squelch = false;
         applied = false;
+        workLeft = MAX_WORK_PER_NACK;
         RepairRequestReader r = requestReader;
-        while (r.nextRequest()) {
+        while (r.nextRequest() && workLeft > 0) {
             int flags = r.flags();
             erasureObject = null;
             erasureBlock = -1;
             erasures = 0;
-            while (r.nextEntry()) {
+            while (r.nextEntry() && workLeft > 0) {
+                workLeft--;
                 if ((flags & NormWire.REPAIR_SEGMENT) != 0) {
                     requestSegments(nack, flags, r.objectId(), r.blockNumber(), r.symbolId(), r.lastSymbolId(), now);
                 } else if ((flags & NormWire.REPAIR_BLOCK) != 0) {
@@ -76,7 +81,7 @@ final class RepairScheduler {
             }
             requestErasures();
         }
-        if (requestReader.malformed()) {
+        if (requestReader.malformed() || workLeft <= 0) {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
         }
         if (applied && !holdoff && !repairTimer.isActive()) {
@@ -133,6 +138,7 @@ final class RepairScheduler {
         }
         int k = object.partition.blockLength(block);
         int limit = Math.min(lastSymbol, k + config.parity() - 1);
+        workLeft -= Math.max(0, limit - symbol + 1);
         for (int s = symbol; s <= limit; s++) {
             if (s < k || config.parity() == 0) {
                 if (s < k) {
@@ -157,7 +163,7 @@ final class RepairScheduler {
             return;
         }
         long lastB = Math.min(lastBlockNumber, object.blockCount() - 1L);
-        for (long b = blockNumber; b <= lastB; b++) {
+        for (long b = blockNumber; b <= lastB && workLeft > 0; b++) {
             applied |= repairBlock(object, (int) b);
         }
     }
@@ -168,10 +174,11 @@ final class RepairScheduler {
         if (count > window.count() + 1024) {
             return;     // nonsense range
         }
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < count && workLeft > 0; i++) {
+            workLeft--;
             TxObject object = requested((objectId + i) & 0xFFFF, flags, now);
             if (object != null && (flags & NormWire.REPAIR_OBJECT) != 0) {
-                for (int b = 0; b < object.blockCount(); b++) {
+                for (int b = 0; b < object.blockCount() && workLeft > 0; b++) {
                     applied |= repairBlock(object, b);
                 }
             }
@@ -209,6 +216,7 @@ final class RepairScheduler {
 
     private boolean repairBlock(TxObject object, int block) {
         int k = object.partition.blockLength(block);
+        workLeft -= k;
         boolean any = false;
         for (int s = 0; s < k; s++) {
             any |= repairSymbol(object, block, s);

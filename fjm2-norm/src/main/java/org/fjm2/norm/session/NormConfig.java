@@ -101,8 +101,23 @@ public final class NormConfig {
     public static final Duration DEFAULT_PROBE_INTERVAL_MAX = Duration.ofSeconds(5);
 
     // ---- receiver ------------------------------------------------------------------------------------------------
-    /** Bytes of incomplete objects a receiver holds per remote sender before it gives the oldest up (reported). */
-    public static final long DEFAULT_RX_BUFFER_BYTES = 256L * 1024 * 1024;
+    /**
+     * Bytes a session's receivers hold for incomplete objects of all remote senders together (data, parity,
+     * bookkeeping, all allocated as datagrams arrive): beyond it the objects that made no progress for longest are
+     * given up, and reported lost (RECEIVER_OVERRUN). It bounds what any sender, honest or forged, can make a
+     * receiver hold; keep it at least {@link #DEFAULT_MAX_OBJECT_SIZE}.
+     */
+    public static final long DEFAULT_RECEIVE_BUFFER_BYTES = 64L * 1024 * 1024;
+    /**
+     * Remote senders a session keeps state for; a new one beyond it replaces the one heard from least recently
+     * (senders that stop are forgotten after {@link #DEFAULT_SENDER_TIMEOUT} anyway).
+     */
+    public static final int DEFAULT_MAX_REMOTE_SENDERS = 1024;
+    /**
+     * Receivers a sender tracks for acknowledgement-based flow control; a new one beyond it replaces the one heard
+     * from least recently.
+     */
+    public static final int DEFAULT_MAX_RECEIVERS = 1024;
     /**
      * Objects per remote sender a receiver tracks ahead of its oldest incomplete one; keep it above the senders'
      * cache size in objects, or a receiver gives up objects the sender could still repair.
@@ -174,7 +189,9 @@ public final class NormConfig {
     private final int groupSize;
     private final Duration probeIntervalMin;
     private final Duration probeIntervalMax;
-    private final long rxBufferBytes;
+    private final long receiveBufferBytes;
+    private final int maxRemoteSenders;
+    private final int maxReceivers;
     private final int rxWindowObjects;
     private final Duration senderTimeout;
     private final Duration receiverTimeout;
@@ -216,7 +233,9 @@ public final class NormConfig {
         this.groupSize = b.groupSize;
         this.probeIntervalMin = b.probeIntervalMin;
         this.probeIntervalMax = b.probeIntervalMax;
-        this.rxBufferBytes = b.rxBufferBytes;
+        this.receiveBufferBytes = b.receiveBufferBytes;
+        this.maxRemoteSenders = b.maxRemoteSenders;
+        this.maxReceivers = b.maxReceivers;
         this.rxWindowObjects = b.rxWindowObjects;
         this.senderTimeout = b.senderTimeout;
         this.receiverTimeout = b.receiverTimeout;
@@ -263,7 +282,9 @@ public final class NormConfig {
         b.groupSize = groupSize;
         b.probeIntervalMin = probeIntervalMin;
         b.probeIntervalMax = probeIntervalMax;
-        b.rxBufferBytes = rxBufferBytes;
+        b.receiveBufferBytes = receiveBufferBytes;
+        b.maxRemoteSenders = maxRemoteSenders;
+        b.maxReceivers = maxReceivers;
         b.rxWindowObjects = rxWindowObjects;
         b.senderTimeout = senderTimeout;
         b.receiverTimeout = receiverTimeout;
@@ -313,7 +334,10 @@ public final class NormConfig {
     public int groupSize() { return groupSize; }
     public Duration probeIntervalMin() { return probeIntervalMin; }
     public Duration probeIntervalMax() { return probeIntervalMax; }
-    public long rxBufferBytes() { return rxBufferBytes; }
+    /** Bytes of incomplete objects the session's receivers hold at most, all remote senders together. */
+    public long receiveBufferBytes() { return receiveBufferBytes; }
+    public int maxRemoteSenders() { return maxRemoteSenders; }
+    public int maxReceivers() { return maxReceivers; }
     public int rxWindowObjects() { return rxWindowObjects; }
     public Duration senderTimeout() { return senderTimeout; }
     public Duration receiverTimeout() { return receiverTimeout; }
@@ -367,7 +391,9 @@ public final class NormConfig {
         private int groupSize = DEFAULT_GROUP_SIZE;
         private Duration probeIntervalMin = DEFAULT_PROBE_INTERVAL_MIN;
         private Duration probeIntervalMax = DEFAULT_PROBE_INTERVAL_MAX;
-        private long rxBufferBytes = DEFAULT_RX_BUFFER_BYTES;
+        private long receiveBufferBytes = DEFAULT_RECEIVE_BUFFER_BYTES;
+        private int maxRemoteSenders = DEFAULT_MAX_REMOTE_SENDERS;
+        private int maxReceivers = DEFAULT_MAX_RECEIVERS;
         private int rxWindowObjects = DEFAULT_RX_WINDOW_OBJECTS;
         private Duration senderTimeout = DEFAULT_SENDER_TIMEOUT;
         private Duration receiverTimeout = DEFAULT_RECEIVER_TIMEOUT;
@@ -418,7 +444,9 @@ public final class NormConfig {
         public Builder groupSize(int v) { this.groupSize = v; return this; }
         public Builder probeIntervalMin(Duration v) { this.probeIntervalMin = v; return this; }
         public Builder probeIntervalMax(Duration v) { this.probeIntervalMax = v; return this; }
-        public Builder rxBufferBytes(long v) { this.rxBufferBytes = v; return this; }
+        public Builder receiveBufferBytes(long v) { this.receiveBufferBytes = v; return this; }
+        public Builder maxRemoteSenders(int v) { this.maxRemoteSenders = v; return this; }
+        public Builder maxReceivers(int v) { this.maxReceivers = v; return this; }
         public Builder rxWindowObjects(int v) { this.rxWindowObjects = v; return this; }
         public Builder senderTimeout(Duration v) { this.senderTimeout = v; return this; }
         public Builder receiverTimeout(Duration v) { this.receiverTimeout = v; return this; }
@@ -476,7 +504,10 @@ public final class NormConfig {
             require(groupSize >= 1, "groupSize", "must be >= 1");
             require(probeIntervalMin.toMillis() > 0 && probeIntervalMin.compareTo(probeIntervalMax) <= 0,
                     "probeIntervalMin", "must be positive and <= probeIntervalMax");
-            require(rxBufferBytes >= maxObjectSize, "rxBufferBytes", "must be >= maxObjectSize");
+            require(receiveBufferBytes >= maxObjectSize, "receiveBufferBytes", "must be >= maxObjectSize ("
+                    + maxObjectSize + ")");
+            require(maxRemoteSenders >= 1, "maxRemoteSenders", "must be >= 1");
+            require(maxReceivers >= 1, "maxReceivers", "must be >= 1");
             require(rxWindowObjects >= 2 && rxWindowObjects <= 16384, "rxWindowObjects", "must be 2..16384");
             require(senderTimeout.toMillis() > 0, "senderTimeout", "must be positive");
             require(receiverTimeout.toMillis() > 0, "receiverTimeout", "must be positive");

@@ -48,4 +48,10 @@ public interface NormContext {
      * because what they already received waits to be consumed: see {@link NormSession#holdAcknowledgementsWhile}.
      */
     boolean acknowledgementsHeld();
+
+    /**
+     * The session's limits on log lines caused by other nodes: log a line about {@code kind} only when this allows
+     * it, and report {@code remoteEvents().takeSuppressed(kind)} with it.
+     */
+    org.fjm2.norm.util.LogLimiters<RemoteEvent> remoteEvents();
 }

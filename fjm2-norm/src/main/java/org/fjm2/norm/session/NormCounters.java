@@ -20,7 +20,17 @@ public final class NormCounters {
         FLUSHES_SENT, SQUELCHES_SENT, SQUELCHES_RECEIVED, PROBES_SENT,
         DUPLICATE_SEGMENTS, FEC_DECODES, UNSUPPORTED_OBJECTS, SENDERS_GONE, TRANSMIT_ERRORS,
         /** Application threads that had to wait for room in the sender's cache (back-pressure). */
-        PRODUCER_WAITS
+        PRODUCER_WAITS,
+        /** Authentic datagrams seen before (group security). */
+        REPLAYS_DROPPED,
+        /** Authentic datagrams dated older than the maximum age (group security). */
+        STALE_DROPPED,
+        /** Remote senders forgotten to make room for new ones (maxRemoteSenders). */
+        REMOTE_SENDERS_EVICTED,
+        /** Receivers the sender stopped tracking to make room for new ones (maxReceivers). */
+        RECEIVERS_EVICTED,
+        /** Unexpected exceptions while handling input (a bug: logged with a stack trace once a second at most). */
+        INTERNAL_ERRORS
     }
 
     private static final Counter[] ALL = Counter.values();

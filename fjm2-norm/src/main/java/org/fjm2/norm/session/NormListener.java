@@ -20,6 +20,17 @@ public interface NormListener {
     default void onObjectLost(RemoteSenderInfo sender, int objectId, LossReason reason) {
     }
 
+    /**
+     * {@code count} consecutive objects of a remote sender, from {@code firstObjectId} on (16-bit ids), that were
+     * never heard and can never be completed, in delivery order. By default one {@link #onObjectLost} each; override
+     * to take a run at once (a squelch or an overrun can cost thousands of ids).
+     */
+    default void onObjectsLost(RemoteSenderInfo sender, int firstObjectId, int count, LossReason reason) {
+        for (int i = 0; i < count; i++) {
+            onObjectLost(sender, (firstObjectId + i) & 0xFFFF, reason);
+        }
+    }
+
     /** First packet from a sender (or from a new instance of a restarted sender). */
     default void onRemoteSenderNew(RemoteSenderInfo sender) {
     }

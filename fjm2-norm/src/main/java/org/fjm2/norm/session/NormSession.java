@@ -17,7 +17,6 @@ import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
-import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.fjm2.norm.codec.CommandFlyweight;
 import org.fjm2.norm.codec.FeedbackFlyweight;
@@ -27,6 +26,9 @@ import org.fjm2.norm.codec.ObjectMessageFlyweight;
 import org.fjm2.norm.codec.PacketError;
 import org.fjm2.norm.receiver.BlockDecoder;
 import org.fjm2.norm.receiver.RemoteSender;
+import org.fjm2.norm.receiver.RemoteSenderTable;
+import org.fjm2.norm.security.PacketProtection;
+import org.fjm2.norm.util.LogLimiter;
 import org.fjm2.norm.sender.NormSender;
 import org.fjm2.norm.sender.ParityEncoder;
 import org.fjm2.norm.session.NormCounters.Counter;
@@ -58,7 +60,11 @@ public final class NormSession implements NormContext, AutoCloseable {
     private final long baseNanos = System.nanoTime();
     private final NormSender sender;
     private final BlockDecoder decoder;
-    private final IntObjectHashMap<RemoteSender> remoteSenders = new IntObjectHashMap<>();
+    private final RemoteSenderTable remoteSenders;
+    private final LogLimiter refusedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+    private final LogLimiter failureLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+    private final org.fjm2.norm.util.LogLimiters<RemoteEvent> remoteEvents =
+            new org.fjm2.norm.util.LogLimiters<>(RemoteEvent.class);
     private final ObjectMessageFlyweight objectMessage = new ObjectMessageFlyweight();
     private final CommandFlyweight command = new CommandFlyweight();
     private final FeedbackFlyweight feedback = new FeedbackFlyweight();
@@ -84,13 +90,15 @@ public final class NormSession implements NormContext, AutoCloseable {
         this.random = new SplittableRandom(seed);
         this.decoder = decoder;
         this.protection = config.protection() == null ? null
-                : new org.fjm2.norm.security.PacketProtection(config.protection(), config.groupKey(), config.nodeId());
+                : new org.fjm2.norm.security.PacketProtection(config.protection(), config.groupKey(), config.nodeId(),
+                        config.group(), config.port());
         this.protectionOverhead = protection == null ? 0 : protection.overhead();
         this.transport = transports.create(config, new TransportHandler(),
                 "norm-" + Integer.toUnsignedString(config.nodeId()));
         this.loop = transport.eventLoop();
         this.now = System.nanoTime();
         this.sender = new NormSender(this, encoder);
+        this.remoteSenders = new RemoteSenderTable(this, decoder);
     }
 
     /** Opens a session with a random back-off seed and the default FEC codec. */
@@ -199,17 +207,19 @@ public final class NormSession implements NormContext, AutoCloseable {
         }
     }
 
+    /** Bytes the receivers hold now for incomplete objects (at most {@code receiveBufferBytes}). */
+    public long receiveBufferBytesHeld() {
+        return call(() -> remoteSenders.budget().used());
+    }
+
+    /** Remote senders the session keeps state for now (at most {@code maxRemoteSenders}). */
+    public int remoteSenderCount() {
+        return call(remoteSenders::size);
+    }
+
     /** Node ids of the remote senders currently known. */
     public List<Integer> remoteSenderIds() {
-        return call(() -> {
-            List<Integer> ids = new ArrayList<>();
-            for (RemoteSender rs : remoteSenders.values()) {
-                if (!rs.isGone()) {
-                    ids.add(rs.nodeId());
-                }
-            }
-            return ids;
-        });
+        return call(remoteSenders::nodeIds);
     }
 
     /**
@@ -244,10 +254,7 @@ public final class NormSession implements NormContext, AutoCloseable {
             if (!loop.isShuttingDown()) {
                 call(() -> {
                     // Remote senders first: their "leaving" acknowledgements go out with our EOT in one flush.
-                    for (RemoteSender rs : remoteSenders.values()) {
-                        rs.close(LossReason.SESSION_CLOSED);
-                    }
-                    remoteSenders.clear();
+                    remoteSenders.closeAll(LossReason.SESSION_CLOSED);
                     sender.endOfTransmission();
                     transmitNow();
                     sender.close();
@@ -275,6 +282,11 @@ public final class NormSession implements NormContext, AutoCloseable {
      */
     public void holdAcknowledgementsWhile(BooleanSupplier condition) {
         this.acknowledgementHold = condition == null ? NEVER : condition;
+    }
+
+    @Override
+    public org.fjm2.norm.util.LogLimiters<RemoteEvent> remoteEvents() {
+        return remoteEvents;
     }
 
     @Override
@@ -361,7 +373,8 @@ public final class NormSession implements NormContext, AutoCloseable {
             timers.runExpired(now);
             transmitNow();
         } catch (RuntimeException e) {
-            LOG.error("session {} event loop pass failed", Integer.toUnsignedString(nodeId()), e);
+            counters.increment(Counter.INTERNAL_ERRORS);
+            logFailure("event loop pass", e);
         } finally {
             inPass = false;
         }
@@ -412,7 +425,7 @@ public final class NormSession implements NormContext, AutoCloseable {
         counters.increment(Counter.PACKETS_RECEIVED);
         counters.add(Counter.BYTES_RECEIVED, datagram.readableBytes());
         if (protection != null && !protection.unprotect(datagram)) {
-            counters.increment(Counter.UNAUTHENTIC_DROPPED);
+            refused(protection.lastRefusal(), from);
             return;
         }
         PacketError error = NormPacketValidator.validate(datagram);
@@ -437,13 +450,13 @@ public final class NormSession implements NormContext, AutoCloseable {
             case NormWire.TYPE_DATA:
             case NormWire.TYPE_INFO: {
                 objectMessage.wrap(datagram);
-                RemoteSender rs = remoteSender(sourceId, objectMessage.instanceId(), from);
+                RemoteSender rs = remoteSenders.heard(sourceId, objectMessage.instanceId(), from);
                 rs.onObjectMessage(objectMessage, from);
                 break;
             }
             case NormWire.TYPE_CMD: {
                 command.wrap(datagram);
-                RemoteSender rs = remoteSender(sourceId, command.instanceId(), from);
+                RemoteSender rs = remoteSenders.heard(sourceId, command.instanceId(), from);
                 rs.onCommand(command, from);
                 break;
             }
@@ -453,7 +466,7 @@ public final class NormSession implements NormContext, AutoCloseable {
                     sender.onNack(feedback);
                 } else {
                     RemoteSender rs = remoteSenders.get(feedback.serverId());
-                    if (rs != null && !rs.isGone() && rs.instanceId() == feedback.instanceId()) {
+                    if (rs != null && rs.instanceId() == feedback.instanceId()) {
                         rs.onOtherNack(feedback);
                     }
                 }
@@ -471,21 +484,36 @@ public final class NormSession implements NormContext, AutoCloseable {
         }
     }
 
-    private RemoteSender remoteSender(int nodeId, int instanceId, InetSocketAddress from) {
-        RemoteSender rs = remoteSenders.get(nodeId);
-        if (rs != null && !rs.isGone() && rs.instanceId() == instanceId) {
-            return rs;
+    /** A datagram group security refused: counted by reason, logged once a second at most. */
+    private void refused(PacketProtection.Refusal why, InetSocketAddress from) {
+        switch (why) {
+            case REPLAYED:
+                counters.increment(Counter.REPLAYS_DROPPED);
+                break;
+            case TOO_OLD:
+                counters.increment(Counter.STALE_DROPPED);
+                break;
+            default:
+                counters.increment(Counter.UNAUTHENTIC_DROPPED);
+                break;
         }
-        if (rs != null && !rs.isGone()) {
-            LOG.info("{} restarted as instance {}", rs, instanceId);
-            rs.close(LossReason.SENDER_GONE);
-            listener.onRemoteSenderGone(rs);
+        if (refusedLog.allow()) {
+            String reason = why == PacketProtection.Refusal.TOO_OLD
+                    ? "authentic but dated more than " + PacketProtection.DEFAULT_MAX_AGE.toMinutes()
+                    + " min ago (a replayed capture, or the sender's clock lags ours)"
+                    : why == PacketProtection.Refusal.REPLAYED ? "a replay" : "not authentic under the group key ("
+                    + why.name().toLowerCase().replace('_', ' ') + ")";
+            LOG.warn("dropped a datagram from {}: {} ({} more refused since the last line)", from, reason,
+                    refusedLog.takeSuppressed());
         }
-        rs = new RemoteSender(this, nodeId, instanceId, from, decoder);
-        remoteSenders.put(nodeId, rs);
-        LOG.debug("new remote {}", rs);
-        listener.onRemoteSenderNew(rs);
-        return rs;
+    }
+
+    /** An unexpected exception while handling network input: counted, and logged once a second at most. */
+    private void logFailure(String what, RuntimeException e) {
+        if (failureLog.allow()) {
+            LOG.error("session {}: {} failed ({} more failures since the last line)",
+                    Integer.toUnsignedString(nodeId()), what, failureLog.takeSuppressed(), e);
+        }
     }
 
     private final class TransportHandler implements DatagramTransport.Handler {
@@ -495,6 +523,9 @@ public final class NormSession implements NormContext, AutoCloseable {
                 inPass = true;
                 try {
                     NormSession.this.onDatagram(datagram, sender);
+                } catch (RuntimeException e) {
+                    counters.increment(Counter.INTERNAL_ERRORS);
+                    logFailure("a datagram from " + sender, e);
                 } finally {
                     inPass = false;
                 }
@@ -525,6 +556,11 @@ public final class NormSession implements NormContext, AutoCloseable {
         @Override
         public ByteBuf allocateHeap(int capacity) {
             return transport.allocator().heapBuffer(capacity);
+        }
+
+        @Override
+        public io.netty.buffer.ByteBufAllocator allocator() {
+            return transport.allocator();
         }
 
         @Override

@@ -3,6 +3,7 @@ package org.fjm2.norm.session;
 import java.net.InetSocketAddress;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 
 /**
  * Where the protocol state machines put the datagrams they build. Implemented by the session over its transport:
@@ -18,6 +19,9 @@ public interface PacketOutput {
      * place and so that receive buffers count against the heap, not the smaller direct-memory budget.
      */
     ByteBuf allocateHeap(int capacity);
+
+    /** The pool both come from (composites of received chunks). */
+    ByteBufAllocator allocator();
 
     /**
      * Whether {@link #gather} can be used: the transport sends a header and a payload slice as one datagram without

@@ -80,7 +80,7 @@ public final class NormRecvCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--out: directory is not writable: " + out);
         }
         NormConfig config = session.builder(false).maxObjectSize(maxSize)
-                .rxBufferBytes(Math.max(NormConfig.DEFAULT_RX_BUFFER_BYTES, maxSize))
+                .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, maxSize))
                 .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, maxSize)).build();
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         NormListener listener = new NormListener() {

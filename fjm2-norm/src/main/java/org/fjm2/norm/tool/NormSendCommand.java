@@ -98,7 +98,7 @@ public final class NormSendCommand implements Callable<Integer> {
         NormConfig.Builder builder = session.builder(true).txRate(rateBps).maxObjectSize((int) largest)
                 .txCacheObjects(cacheObjects)
                 .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, largest))
-                .rxBufferBytes(Math.max(NormConfig.DEFAULT_RX_BUFFER_BYTES, largest));
+                .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, largest));
         NormConfig config = builder.build();
         long deadline = timeoutSeconds > 0 ? System.nanoTime() + (long) (timeoutSeconds * 1e9) : Long.MAX_VALUE;
         CompletableFuture<AckResult> ackResult = new CompletableFuture<>();

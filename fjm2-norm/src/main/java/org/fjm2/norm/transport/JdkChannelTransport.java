@@ -44,6 +44,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class JdkChannelTransport implements DatagramTransport {
 
+    private final org.fjm2.norm.util.LogLimiter failureLog =
+            new org.fjm2.norm.util.LogLimiter(org.fjm2.norm.util.LogLimiter.DEFAULT_INTERVAL_NANOS);
+    private final org.fjm2.norm.util.LogLimiter errorLog =
+            new org.fjm2.norm.util.LogLimiter(org.fjm2.norm.util.LogLimiter.DEFAULT_INTERVAL_NANOS);
+
     private static final Logger LOG = LoggerFactory.getLogger(JdkChannelTransport.class);
 
     /** Datagrams read per readiness event before yielding to timers and the transmitter. */
@@ -312,12 +317,15 @@ public final class JdkChannelTransport implements DatagramTransport {
                     try {
                         handler.onDatagram(readView, (InetSocketAddress) from);
                     } catch (RuntimeException e) {
-                        LOG.error("datagram from {} dropped: handler failed", from, e);
+                        if (failureLog.allow()) {
+                            LOG.error("datagram from {} dropped: handler failed ({} more since the last line)", from,
+                                    failureLog.takeSuppressed(), e);
+                        }
                     }
                 }
             } catch (IOException e) {
-                if (channel.isOpen()) {
-                    LOG.warn("receive error: {}", e.toString());
+                if (channel.isOpen() && errorLog.allow()) {
+                    LOG.warn("receive error: {} ({} more since the last line)", e.toString(), errorLog.takeSuppressed());
                 }
             }
             handler.onReadComplete();

@@ -39,14 +39,16 @@ import org.slf4j.LoggerFactory;
  * The datagram sockets of one NORM session, on one Netty event loop (native epoll with batched reads when it
  * loads, NIO otherwise). Three IPv4 channels:
  * <ul>
- *   <li><b>group</b>: bound to the session port, joined to the group on the chosen interface, receives everything
- *       sent to the group (IP_MULTICAST_ALL off, so other groups on the same port stay out);</li>
+ *   <li><b>group</b>: bound to group:port (a multicast group) and joined on the chosen interface, so it receives
+ *       what is sent to the group and nothing sent to the port by unicast (IP_MULTICAST_ALL off as well);</li>
  *   <li><b>transmit</b>: connected to group:port, so datagrams are written as plain buffers (no envelope per
  *       packet); carries TTL, loopback, TOS and the multicast interface;</li>
  *   <li><b>feedback</b>: bound to the transmit channel's own port, unconnected: it receives the unicast NACKs and
  *       ACKs receivers send to our source address, and sends our unicast feedback.</li>
  * </ul>
- * Everything runs on {@link #eventLoop()}; received datagrams go to the {@link Handler}.
+ * Everything runs on {@link #eventLoop()}; received datagrams go to the {@link Handler}. The receiving channels
+ * start reading only once all three are open, so a datagram that arrives while the transport starts waits in the
+ * socket instead of reaching a session that cannot answer yet.
  */
 public final class NettyTransport implements DatagramTransport {
 
@@ -124,7 +126,9 @@ public final class NettyTransport implements DatagramTransport {
         networkInterface = resolveInterface(config.interfaceName());
         boolean ownPacketsFiltered;
         try {
-            groupChannel = bootstrap(true).bind(new InetSocketAddress(config.port())).sync().channel();
+            InetSocketAddress groupBind = config.group().isMulticastAddress()
+                    ? new InetSocketAddress(config.group(), config.port()) : new InetSocketAddress(config.port());
+            groupChannel = bootstrap(true).bind(groupBind).sync().channel();
             // Protection may change where the source id sits; the session then discards its own packets itself.
             ownPacketsFiltered = epoll && config.protection() == null
                     && OwnPacketFilter.attach(groupChannel, config.nodeId());
@@ -135,6 +139,8 @@ public final class NettyTransport implements DatagramTransport {
             int transmitPort = ((InetSocketAddress) transmitChannel.localAddress()).getPort();
             feedbackChannel = bootstrap(true).bind(new InetSocketAddress(transmitPort)).sync().channel();
             transmitChannel.connect(groupAddress).sync();
+            groupChannel.config().setAutoRead(true);
+            feedbackChannel.config().setAutoRead(true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close();
@@ -187,6 +193,9 @@ public final class NettyTransport implements DatagramTransport {
             b.option(ChannelOption.IP_MULTICAST_IF, networkInterface);
         }
         b.handler(receives ? new Reader() : new WritabilityWatcher());
+        if (receives) {
+            b.option(ChannelOption.AUTO_READ, false);
+        }
         return b;
     }
 
@@ -274,13 +283,19 @@ public final class NettyTransport implements DatagramTransport {
 
     /** Reads datagrams and hands them to the session; never lets an exception out of the read loop. */
     private final class Reader extends ChannelInboundHandlerAdapter {
+        private final org.fjm2.norm.util.LogLimiter failureLog =
+                new org.fjm2.norm.util.LogLimiter(org.fjm2.norm.util.LogLimiter.DEFAULT_INTERVAL_NANOS);
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             DatagramPacket packet = (DatagramPacket) msg;
             try {
                 handler.onDatagram(packet.content(), packet.sender());
             } catch (RuntimeException e) {
-                LOG.error("datagram from {} dropped: handler failed", packet.sender(), e);
+                if (failureLog.allow()) {
+                    LOG.error("datagram from {} dropped: handler failed ({} more since the last line)",
+                            packet.sender(), failureLog.takeSuppressed(), e);
+                }
             } finally {
                 packet.release();
             }
@@ -293,7 +308,10 @@ public final class NettyTransport implements DatagramTransport {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.warn("receive error on {}: {}", ctx.channel().localAddress(), cause.toString());
+            if (failureLog.allow()) {
+                LOG.warn("receive error on {}: {} ({} more since the last line)", ctx.channel().localAddress(),
+                        cause.toString(), failureLog.takeSuppressed());
+            }
         }
     }
 

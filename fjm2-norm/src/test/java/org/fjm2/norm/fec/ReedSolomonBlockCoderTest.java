@@ -55,10 +55,26 @@ class ReedSolomonBlockCoderTest {
                         paritySymbols[j] = parityOut.copy(j * 1024, 1024);
                         esis[j] = k + j;
                     }
-                    ByteBuf data = Unpooled.wrappedBuffer(damaged);
-                    final int blk = block;
-                    boolean ok = coder.decode(5, 8, data, partition, blk, parity, s -> present[s], paritySymbols, esis,
-                            missing);
+                    final int e = partition.segmentSize();
+                    final long base = partition.blockOffset(block);
+                    org.fjm2.norm.receiver.BlockDecoder.SourceSymbols source =
+                            new org.fjm2.norm.receiver.BlockDecoder.SourceSymbols() {
+                                @Override
+                                public boolean has(int s) {
+                                    return present[s];
+                                }
+
+                                @Override
+                                public byte[] array(int s) {
+                                    return damaged;
+                                }
+
+                                @Override
+                                public int arrayOffset(int s) {
+                                    return (int) base + s * e;
+                                }
+                            };
+                    boolean ok = coder.decode(5, 8, partition, block, parity, source, paritySymbols, esis, missing);
                     assertThat(ok).as("decode size %d B %d parity %d block %d lost %d (seed %d)", size, b, parity,
                             block, missing, SEED).isTrue();
                     assertThat(damaged).as("rebuilt size %d block %d (seed %d)", size, block, SEED).isEqualTo(content);

@@ -34,7 +34,7 @@ class BackPressureTest {
         AtomicInteger blockedCalls = new AtomicInteger();
         AtomicLong blockedNanos = new AtomicLong();
         long maxHeapMb = Runtime.getRuntime().maxMemory() / (1024 * 1024);
-        try (NormSession rx = NormSession.open(base.toBuilder().nodeId(61).rxBufferBytes(16L * 1024 * 1024)
+        try (NormSession rx = NormSession.open(base.toBuilder().nodeId(61).receiveBufferBytes(16L * 1024 * 1024)
                      .rxLoss(LossInjector.random(0.30, LOSS_SEED)).build(), collector, 1);
              NormSession tx = NormSession.open(base.toBuilder().nodeId(60).txCacheBytes(CACHE).build(), null, 2)) {
             Thread sampler = new Thread(() -> {

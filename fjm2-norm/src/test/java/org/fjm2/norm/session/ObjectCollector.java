@@ -25,6 +25,7 @@ public final class ObjectCollector implements NormListener {
     private final List<Received> received = new ArrayList<>();
     private final List<Lost> lost = new ArrayList<>();
     private final List<byte[]> payloads = new ArrayList<>();
+    private final java.util.Map<Integer, Integer> instances = new java.util.HashMap<>();
     private final boolean keepPayloads;
 
     public ObjectCollector() {
@@ -52,6 +53,7 @@ public final class ObjectCollector implements NormListener {
         String name = info == null ? null : info.toString(info.readerIndex(), info.readableBytes(),
                 java.nio.charset.StandardCharsets.UTF_8);
         received.add(new Received(sender.nodeId(), objectId, data.readableBytes(), crc(data), name));
+        instances.put(sender.nodeId(), sender.instanceId());
         if (keepPayloads) {
             byte[] b = new byte[data.readableBytes()];
             data.getBytes(data.readerIndex(), b);
@@ -77,6 +79,47 @@ public final class ObjectCollector implements NormListener {
             TimeUnit.NANOSECONDS.timedWait(this, left);
         }
         return true;
+    }
+
+    /** Waits until received + lost from one sender reaches {@code count}; false on timeout. */
+    public synchronized boolean awaitFrom(int senderId, int count, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (countFrom(senderId) < count) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    private int countFrom(int senderId) {
+        int n = 0;
+        for (Received r : received) {
+            n += r.senderId() == senderId ? 1 : 0;
+        }
+        for (Lost l : lost) {
+            n += l.senderId() == senderId ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Objects of one sender reported lost. */
+    public synchronized List<Lost> lostFrom(int senderId) {
+        List<Lost> from = new ArrayList<>();
+        for (Lost l : lost) {
+            if (l.senderId() == senderId) {
+                from.add(l);
+            }
+        }
+        return from;
+    }
+
+    /** The instance id of a sender something was received from (0 if none). */
+    public synchronized int instanceOf(int senderId) {
+        return instances.getOrDefault(senderId, 0);
     }
 
     public synchronized List<Received> received() {

@@ -133,6 +133,15 @@ final class NormObjectTransport implements ObjectTransport {
         }
 
         @Override
+        public void onObjectsLost(RemoteSenderInfo sender, int firstObjectId, int count, LossReason reason) {
+            ObjectListener l = listener;
+            if (l != null && reason != LossReason.SESSION_CLOSED) {
+                l.onObjectsLost(sender.nodeId(), count, "NORM objects " + firstObjectId + ".."
+                        + ((firstObjectId + count - 1) & 0xFFFF) + ": " + reason.description());
+            }
+        }
+
+        @Override
         public void onRemoteSenderGone(RemoteSenderInfo sender) {
             ObjectListener l = listener;
             if (l != null) {

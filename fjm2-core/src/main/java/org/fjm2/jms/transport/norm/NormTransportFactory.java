@@ -51,7 +51,9 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("cacheBytes", DEFAULT_CACHE_BYTES, "Sender repair cache bound in bytes (send blocks when full): the most data in flight unacknowledged, so it also bounds what a backed-up consumer must absorb."),
             p("cacheObjects", NormConfig.DEFAULT_TX_CACHE_OBJECTS, "Sender repair cache bound in objects."),
             p("maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, "Largest object (message or batch) sent or reassembled."),
-            p("rxBufferBytes", NormConfig.DEFAULT_RX_BUFFER_BYTES, "Bytes of incomplete objects held per remote sender."),
+            p("receiveBufferBytes", NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, "Bytes of incomplete objects held for all remote senders together (allocated as data arrives; beyond it the objects that made no progress for longest are given up and reported lost)."),
+            p("maxRemoteSenders", NormConfig.DEFAULT_MAX_REMOTE_SENDERS, "Remote senders kept; a new one beyond it replaces the one heard from least recently."),
+            p("maxReceivers", NormConfig.DEFAULT_MAX_RECEIVERS, "Receivers a sender tracks for flow control; a new one beyond it replaces the one heard from least recently."),
             p("grtt", seconds(NormConfig.DEFAULT_GRTT_INITIAL), "Initial group round-trip time estimate, seconds."),
             p("backoff", NormConfig.DEFAULT_BACKOFF_FACTOR, "NACK back-off factor (0..15)."),
             p("groupSize", NormConfig.DEFAULT_GROUP_SIZE, "Group size estimate advertised to receivers."),
@@ -140,8 +142,12 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.txCacheObjects(ParameterValues.intValue(p, "cacheObjects", NormConfig.DEFAULT_TX_CACHE_OBJECTS, 1, 16384));
         int maxObject = ParameterValues.intValue(p, "maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, 1024, Integer.MAX_VALUE - 64);
         b.maxObjectSize(maxObject);
-        b.rxBufferBytes(ParameterValues.longValue(p, "rxBufferBytes", Math.max(NormConfig.DEFAULT_RX_BUFFER_BYTES,
-                maxObject), maxObject, Long.MAX_VALUE));
+        b.receiveBufferBytes(ParameterValues.longValue(p, "receiveBufferBytes", Math.max(
+                NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, maxObject), maxObject, Long.MAX_VALUE));
+        b.maxRemoteSenders(ParameterValues.intValue(p, "maxRemoteSenders", NormConfig.DEFAULT_MAX_REMOTE_SENDERS, 1,
+                Integer.MAX_VALUE));
+        b.maxReceivers(ParameterValues.intValue(p, "maxReceivers", NormConfig.DEFAULT_MAX_RECEIVERS, 1,
+                Integer.MAX_VALUE));
         Duration grtt = duration(p, "grtt", NormConfig.DEFAULT_GRTT_INITIAL);
         b.grttInitial(grtt);
         if (grtt.compareTo(NormConfig.DEFAULT_GRTT_MIN) < 0) {

@@ -1,0 +1,78 @@
+package org.fjm2.jms.norm;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A main class of the test classpath run in its own JVM, its output read line by line: tests wait for a line that
+ * starts with a prefix, and print the whole output when something fails.
+ */
+final class ChildJvm implements AutoCloseable {
+
+    private final Process process;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final StringBuilder output = new StringBuilder();
+
+    ChildJvm(String heap, Class<?> main, String... args) throws java.io.IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx" + heap, "-Djava.net.preferIPv4Stack=true", "-cp",
+                System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    lines.add(line);
+                    synchronized (output) {
+                        output.append(line).append('\n');
+                    }
+                }
+            } catch (java.io.IOException e) {
+                lines.add("FAIL " + e);
+            }
+        }, "child-output");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** The first line starting with {@code prefix} (or FAIL) within the timeout; other lines are skipped. */
+    String awaitLine(String prefix, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (line == null) {
+                break;
+            }
+            if (line.startsWith(prefix) || line.startsWith("FAIL")) {
+                return line;
+            }
+        }
+        return "no " + prefix + " within " + seconds + " s";
+    }
+
+    /** Everything the child printed so far. */
+    String output() {
+        synchronized (output) {
+            return output.toString();
+        }
+    }
+
+    /** Waits for the child to exit; its exit code, or -1 when it did not exit in time. */
+    int awaitExit(int seconds) throws InterruptedException {
+        return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+}

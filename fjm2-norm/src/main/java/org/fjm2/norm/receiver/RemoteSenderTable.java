@@ -1,0 +1,143 @@
+package org.fjm2.norm.receiver;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.netty.util.collection.IntObjectHashMap;
+import org.fjm2.norm.session.LossReason;
+import org.fjm2.norm.session.NormContext;
+import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.session.RemoteEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The remote senders a session receives from, by NORM source_id: created on their first message, forgotten when
+ * they time out, restart (new instance_id) or close, and never more than {@code maxRemoteSenders}: a new sender
+ * beyond that replaces the one heard from least recently (its incomplete objects reported lost). Each sender's
+ * objects share one {@link ReceiveBudget}. Owned by the session's event loop.
+ */
+public final class RemoteSenderTable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteSenderTable.class);
+
+    private final NormContext ctx;
+    private final BlockDecoder decoder;
+    private final int capacity;
+    private final ReceiveBudget budget;
+    private final IntObjectHashMap<RemoteSender> byNodeId = new IntObjectHashMap<>();
+    private long evicted;
+
+    public RemoteSenderTable(NormContext ctx, BlockDecoder decoder) {
+        this.ctx = ctx;
+        this.decoder = decoder;
+        this.capacity = ctx.config().maxRemoteSenders();
+        this.budget = new ReceiveBudget(ctx.config().receiveBufferBytes());
+    }
+
+    public ReceiveBudget budget() {
+        return budget;
+    }
+
+    /** Senders known now (at most {@code maxRemoteSenders}). */
+    public int size() {
+        return byNodeId.size();
+    }
+
+    /** Senders replaced so far because the table was full. */
+    public long evicted() {
+        return evicted;
+    }
+
+    /** The sender with this id, or null. */
+    public RemoteSender get(int nodeId) {
+        return byNodeId.get(nodeId);
+    }
+
+    /** The sender of a message with this source and instance id: known, new, or replacing its previous run. */
+    public RemoteSender heard(int nodeId, int instanceId, InetSocketAddress from) {
+        RemoteSender rs = byNodeId.get(nodeId);
+        if (rs != null && rs.instanceId() == instanceId) {
+            return rs;
+        }
+        if (rs != null) {
+            if (ctx.remoteEvents().allow(RemoteEvent.SENDER_RESTARTED)) {
+                LOG.info("{} restarted as instance {} ({} more restarts since the last line)", rs, instanceId,
+                        ctx.remoteEvents().takeSuppressed(RemoteEvent.SENDER_RESTARTED));
+            }
+            forget(rs, LossReason.SENDER_GONE);
+        } else if (byNodeId.size() >= capacity) {
+            evictLeastRecentlyHeard();
+        }
+        rs = new RemoteSender(ctx, nodeId, instanceId, from, decoder, budget, this::timedOut);
+        byNodeId.put(nodeId, rs);
+        LOG.debug("new remote {}", rs);
+        try {
+            ctx.listener().onRemoteSenderNew(rs);
+        } catch (RuntimeException e) {
+            LOG.warn("listener failed on new sender {}", rs, e);
+        }
+        return rs;
+    }
+
+    /** A sender timed out (it closed itself): forget it. */
+    private void timedOut(RemoteSender rs) {
+        if (byNodeId.get(rs.nodeId()) == rs) {
+            byNodeId.remove(rs.nodeId());
+        }
+        notifyGone(rs);
+    }
+
+    private void forget(RemoteSender rs, LossReason reason) {
+        rs.close(reason);
+        byNodeId.remove(rs.nodeId());
+        notifyGone(rs);
+    }
+
+    private void notifyGone(RemoteSender rs) {
+        try {
+            ctx.listener().onRemoteSenderGone(rs);
+        } catch (RuntimeException e) {
+            LOG.warn("listener failed on sender gone {}", rs, e);
+        }
+    }
+
+    /** O(capacity), paid only when a new sender arrives at a full table. */
+    private void evictLeastRecentlyHeard() {
+        RemoteSender eldest = null;
+        for (RemoteSender rs : byNodeId.values()) {
+            if (eldest == null || rs.lastHeardNanos() - eldest.lastHeardNanos() < 0) {
+                eldest = rs;
+            }
+        }
+        if (eldest == null) {
+            return;
+        }
+        evicted++;
+        ctx.counters().increment(Counter.REMOTE_SENDERS_EVICTED);
+        if (ctx.remoteEvents().allow(RemoteEvent.SENDER_EVICTED)) {
+            LOG.warn("remote {} forgotten to make room: more than maxRemoteSenders={} senders are heard; its "
+                    + "incomplete objects are reported lost ({} more since the last line)", eldest, capacity,
+                    ctx.remoteEvents().takeSuppressed(RemoteEvent.SENDER_EVICTED));
+        }
+        forget(eldest, LossReason.SENDER_GONE);
+    }
+
+    /** Closes every sender (session closing): incomplete objects reported lost with {@code reason}. */
+    public void closeAll(LossReason reason) {
+        for (RemoteSender rs : byNodeId.values()) {
+            rs.close(reason);
+        }
+        byNodeId.clear();
+    }
+
+    /** Ids of the senders known now. */
+    public List<Integer> nodeIds() {
+        List<Integer> ids = new ArrayList<>();
+        for (RemoteSender rs : byNodeId.values()) {
+            ids.add(rs.nodeId());
+        }
+        return ids;
+    }
+}
