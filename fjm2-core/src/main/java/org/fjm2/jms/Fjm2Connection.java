@@ -147,6 +147,11 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         return outbound;
     }
 
+    /** Which consumers listen to which topic (tests build a receive path of their own over it). */
+    SubscriptionTable subscriptions() {
+        return subscriptions;
+    }
+
     /** The receive path (tests feed it crafted objects). */
     Inbound inbound() {
         return inbound;

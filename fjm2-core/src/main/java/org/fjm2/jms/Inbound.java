@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * The receive path of a connection, run on the transport's receive thread (which owns all its state): checks
@@ -49,9 +50,10 @@ final class Inbound implements ObjectListener {
     private final List<Fjm2MessageConsumer> scratch = new ArrayList<>();
     /** Listener threads to wake once the batch being processed is queued. */
     private final PendingWakes wakes = new PendingWakes();
-    private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+    private final LossReports losses;
+    private final LogLimiter malformedLog;
     /** A squelch can cost hundreds of objects at once: one line a second, with the objects since the last line. */
-    private final LogLimiter lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+    private final LogLimiter lossLog;
     private long objectsLostSinceLine;
     /** A sender that started after this (our start plus the clock skew allowed) was heard from its first message. */
     private final long listeningSinceMillis;
@@ -63,11 +65,24 @@ final class Inbound implements ObjectListener {
      */
     Inbound(SubscriptionTable subscriptions, ConnectionCounters counters, MessageDecoder decoder, Owner owner,
             long startMillis, long clockSkewMillis) {
+        this(subscriptions, counters, decoder, owner, startMillis, clockSkewMillis, InboundLimits.DEFAULTS,
+                System::nanoTime);
+    }
+
+    /**
+     * @param limits    the bounds of the per-sender state
+     * @param nanoClock {@code System.nanoTime}, or a clock a test moves
+     */
+    Inbound(SubscriptionTable subscriptions, ConnectionCounters counters, MessageDecoder decoder, Owner owner,
+            long startMillis, long clockSkewMillis, InboundLimits limits, LongSupplier nanoClock) {
         this.subscriptions = subscriptions;
         this.counters = counters;
         this.decoder = decoder;
         this.owner = owner;
         this.listeningSinceMillis = startMillis + clockSkewMillis;
+        this.losses = new LossReports(counters, subscriptions, owner, nanoClock);
+        this.malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, nanoClock);
+        this.lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, nanoClock);
     }
 
     @Override
@@ -171,27 +186,26 @@ final class Inbound implements ObjectListener {
         try {
             message = decoder.decode(buf, pos, length, subscription.topic(), state.epoch);
         } catch (MalformedWireException | RuntimeException e) {
+            // Its sequence number is used: the message it carried is lost for good, and reported like any loss.
             counters.malformedMessages.increment();
-            if (malformedLog.allow()) {
-                LOG.warn("dropped a malformed message from node {}: {} ({} more malformed since the last line)",
-                        Integer.toUnsignedString(sender), e.toString(), malformedLog.takeSuppressed());
-            }
+            losses.report(new MessagesLostException(subscription.topic().name(), sender, producer, priority, 1,
+                    "a message could not be decoded: " + describe(e)));
             return;
         }
         counters.messagesReceived.increment();
         fanOut(subscription, message, false, deliveryTime, scratch, wakes);
     }
 
+    /** A malformed input's reason is its message; anything else is named by its class too. */
+    private static String describe(Exception e) {
+        return e instanceof MalformedWireException ? e.getMessage() : e.toString();
+    }
+
     private void reportGap(int sender, SenderState state, int producer, int priority, long gap, String topic) {
-        counters.messagesLost.add(gap);
         String reason = state.lastGapIsStartOfStream ? START_OF_STREAM_LOST
                 : state.lossReason != null ? state.lossReason : "gap in the producer's sequence numbers";
         state.pendingLostObjects = 0;
-        MessagesLostException lost = new MessagesLostException(topic, sender, producer, priority, gap, reason);
-        LOG.warn(lost.getMessage());
-        if (subscriptions.consumerCount() > 0) {
-            owner.reportAsync(lost);
-        }
+        losses.report(new MessagesLostException(topic, sender, producer, priority, gap, reason));
     }
 
     /**
@@ -215,6 +229,22 @@ final class Inbound implements ObjectListener {
 
     @Override
     public void onObjectsLost(int senderNodeId, int objectCount, String reason) {
+        try {
+            recordObjectsLost(senderNodeId, objectCount, reason);
+        } catch (RuntimeException e) {
+            receiveFailure("a loss report", senderNodeId, e);
+        }
+    }
+
+    /** Nothing may be thrown back into the transport's loop: a line a second at most, with the count, no trace. */
+    private void receiveFailure(String what, int senderNodeId, RuntimeException e) {
+        if (malformedLog.allow()) {
+            LOG.error("failed on {} from node {}: {} ({} more failures or malformed inputs since the last line)", what,
+                    Integer.toUnsignedString(senderNodeId), e.toString(), malformedLog.takeSuppressed());
+        }
+    }
+
+    private void recordObjectsLost(int senderNodeId, int objectCount, String reason) {
         SenderState state = senders.get(senderNodeId);
         if (state != null) {
             state.pendingLostObjects += objectCount;
@@ -249,15 +279,19 @@ final class Inbound implements ObjectListener {
 
     /** Loss whose messages cannot be counted (no sequence numbers to compare): logged and reported with count -1. */
     private void reportUnknownCount(int senderNodeId, String what) {
-        MessagesLostException lost = new MessagesLostException(null, senderNodeId, 0, 0, -1, what);
-        LOG.warn(lost.getMessage());
-        if (subscriptions.consumerCount() > 0) {
-            owner.reportAsync(lost);
-        }
+        losses.report(new MessagesLostException(null, senderNodeId, 0, 0, -1, what));
     }
 
     @Override
     public void onSenderGone(int senderNodeId) {
+        try {
+            forgetSender(senderNodeId);
+        } catch (RuntimeException e) {
+            receiveFailure("a sender's departure", senderNodeId, e);
+        }
+    }
+
+    private void forgetSender(int senderNodeId) {
         reportLostBeforeFirstBatch(senderNodeId);
         SenderState state = senders.remove(senderNodeId);
         if (state != null && state.pendingLostObjects > 0) {
