@@ -24,6 +24,13 @@ final class ConnectionCounters {
     final LongAdder malformedBatches = new LongAdder();
     /** Records inside a batch that did not parse as a message. */
     final LongAdder malformedMessages = new LongAdder();
+    /**
+     * Records dropped because their sequence number jumped further than the plausible bound from the last one
+     * (forged or corrupted, or the first after an enormous loss: see ProducerStream).
+     */
+    final LongAdder implausibleSequences = new LongAdder();
+    /** Senders and producer streams forgotten to keep the receive path's state within its caps (not expiry). */
+    final LongAdder stateEvictions = new LongAdder();
     /** Messages not delivered because they expired. */
     final LongAdder messagesExpired = new LongAdder();
     /** Messages dropped by full consumer queues. */

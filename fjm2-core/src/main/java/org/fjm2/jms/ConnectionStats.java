@@ -87,6 +87,16 @@ final class ConnectionStats implements ConnectionStatsMBean {
     }
 
     @Override
+    public long getImplausibleSequences() {
+        return counters.implausibleSequences.sum();
+    }
+
+    @Override
+    public long getStateEvictions() {
+        return counters.stateEvictions.sum();
+    }
+
+    @Override
     public long getMessagesExpired() {
         return counters.messagesExpired.sum();
     }

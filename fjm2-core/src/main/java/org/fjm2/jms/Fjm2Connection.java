@@ -41,7 +41,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +70,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final SubscriptionTable subscriptions = new SubscriptionTable();
     private final ScheduledThreadPoolExecutor timer;
     private final ExecutorService events;
+    private final ExceptionReports exceptionReports;
     private final Outbound outbound;
     private final Inbound inbound;
     private final List<Fjm2Session> sessions = new CopyOnWriteArrayList<>();
@@ -105,6 +105,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.timer = new ScheduledThreadPoolExecutor(1, daemon("fjm2-timer-" + node));
         this.timer.setRemoveOnCancelPolicy(true);
         this.events = Executors.newSingleThreadExecutor(daemon("fjm2-events-" + node));
+        this.exceptionReports = new ExceptionReports(events);
         Callbacks callbacks = new Callbacks();
         this.outbound = new Outbound(transport, epoch, settings, timer, counters, subscriptions, callbacks);
         MessageDecoder decoder = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic);
@@ -145,6 +146,11 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     Outbound outbound() {
         return outbound;
+    }
+
+    /** Which consumers listen to which topic (tests build a receive path of their own over it). */
+    SubscriptionTable subscriptions() {
+        return subscriptions;
     }
 
     /** The receive path (tests feed it crafted objects). */
@@ -272,22 +278,14 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         return false;
     }
 
-    /** Hands a problem to the ExceptionListener on the events thread (never blocks the caller). */
+    /**
+     * Hands a problem to the ExceptionListener on the events thread (never blocks the caller; a bounded backlog).
+     * Without a listener nothing happens here: whoever reports a problem has logged it.
+     */
     void reportAsync(JMSException problem) {
         ExceptionListener listener = exceptionListener;
-        if (listener == null) {
-            return;
-        }
-        try {
-            events.execute(() -> {
-                try {
-                    listener.onException(problem);
-                } catch (RuntimeException e) {
-                    LOG.warn("ExceptionListener threw", e);
-                }
-            });
-        } catch (RejectedExecutionException closing) {
-            LOG.debug("not reporting after close: {}", problem.getMessage());
+        if (listener != null) {
+            exceptionReports.report(listener, problem);
         }
     }
 

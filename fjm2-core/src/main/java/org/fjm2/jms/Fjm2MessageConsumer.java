@@ -8,6 +8,8 @@ import jakarta.jms.MessageListener;
 import jakarta.jms.Topic;
 import jakarta.jms.TopicSubscriber;
 import org.fjm2.jms.message.Fjm2Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * delivery delay waits on the connection's timer first (counted against the same limit).
  */
 public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscriber {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Fjm2MessageConsumer.class);
 
     private final Fjm2Session session;
     private final Fjm2Topic topic;
@@ -130,11 +134,14 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         }
     }
 
+    /** Logged as well as reported: drops are never only counted, also when no ExceptionListener is set. */
     private void reportDrops() {
         long n = unreportedDrops.getAndSet(0);
         if (n > 0) {
-            session.connection().reportAsync(new ConsumerOverflowException(topic.name(), toString(), n,
-                    session.connection().settings().overflowPolicy()));
+            ConsumerOverflowException overflow = new ConsumerOverflowException(topic.name(), toString(), n,
+                    session.connection().settings().overflowPolicy());
+            LOG.warn(overflow.getMessage());
+            session.connection().reportAsync(overflow);
         }
     }
 

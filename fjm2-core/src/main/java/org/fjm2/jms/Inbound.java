@@ -1,7 +1,6 @@
 package org.fjm2.jms;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.collection.IntObjectHashMap;
 import org.fjm2.jms.message.Fjm2Message;
 import org.fjm2.jms.transport.ObjectListener;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
@@ -13,13 +12,16 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * The receive path of a connection, run on the transport's receive thread (which owns all its state): checks
  * a batch's framing, then per record tracks the (sender, producer, priority) sequence (duplicates dropped,
- * gaps counted and reported as {@link MessagesLostException}), skips topics nobody here listens to without
- * decoding them, drops expired messages, decodes the rest once and fans them out to the matching consumers.
- * Malformed input is counted and dropped; nothing is thrown back into the transport.
+ * gaps counted and reported as {@link MessagesLostException}, implausible jumps held back: {@link ProducerStream}),
+ * skips topics nobody here listens to without decoding them, drops expired messages, decodes the rest once and fans
+ * them out to the matching consumers; a message that cannot be decoded is reported lost. What it remembers per
+ * sender and producer is bounded and expires ({@link SenderStates}). Malformed input is counted and dropped; nothing
+ * is thrown back into the transport.
  */
 final class Inbound implements ObjectListener {
 
@@ -40,21 +42,25 @@ final class Inbound implements ObjectListener {
     private final Owner owner;
     private final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
-    private final IntObjectHashMap<SenderState> senders = new IntObjectHashMap<>();
+    private final InboundLimits limits;
+    private final LongSupplier nanoClock;
     /**
-     * Objects the transport reported lost from senders of which no batch has arrived yet: their messages have no
-     * sequence numbers to count, so they are reported (count unknown) with the sender's first batch or departure.
+     * Senders and their producer streams; a sender known only from objects the transport reported lost (no batch
+     * yet) is kept too: its messages have no sequence numbers to count, so they are reported (count unknown) with
+     * its first batch, or when it goes away or is forgotten.
      */
-    private final IntObjectHashMap<PendingLoss> lostBeforeFirstBatch = new IntObjectHashMap<>();
+    private final SenderStates senders;
     private final List<Fjm2MessageConsumer> scratch = new ArrayList<>();
     /** Listener threads to wake once the batch being processed is queued. */
     private final PendingWakes wakes = new PendingWakes();
-    private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+    private final LossReports losses;
+    private final LogLimiter malformedLog;
+    private final LogLimiter implausibleLog;
     /** A squelch can cost hundreds of objects at once: one line a second, with the objects since the last line. */
-    private final LogLimiter lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+    private final LogLimiter lossLog;
     private long objectsLostSinceLine;
-    /** A sender that started after this (our start plus the clock skew allowed) was heard from its first message. */
-    private final long listeningSinceMillis;
+    /** When the event at hand arrived (the clock is read once per object, not per record). */
+    private long nowNanos;
 
     /**
      * @param startMillis     when this connection started (wall clock): streams of senders that started well after
@@ -63,16 +69,51 @@ final class Inbound implements ObjectListener {
      */
     Inbound(SubscriptionTable subscriptions, ConnectionCounters counters, MessageDecoder decoder, Owner owner,
             long startMillis, long clockSkewMillis) {
+        this(subscriptions, counters, decoder, owner, startMillis, clockSkewMillis, InboundLimits.DEFAULTS,
+                System::nanoTime);
+    }
+
+    /**
+     * @param limits    the bounds of the per-sender state
+     * @param nanoClock {@code System.nanoTime}, or a clock a test moves
+     */
+    Inbound(SubscriptionTable subscriptions, ConnectionCounters counters, MessageDecoder decoder, Owner owner,
+            long startMillis, long clockSkewMillis, InboundLimits limits, LongSupplier nanoClock) {
         this.subscriptions = subscriptions;
         this.counters = counters;
         this.decoder = decoder;
         this.owner = owner;
-        this.listeningSinceMillis = startMillis + clockSkewMillis;
+        this.limits = limits;
+        this.nanoClock = nanoClock;
+        // A sender that started after this (our start plus the clock skew allowed) was heard from its first message.
+        this.senders = new SenderStates(limits, startMillis + clockSkewMillis, counters, this::reportForgotten,
+                nanoClock);
+        this.losses = new LossReports(counters, subscriptions, owner, nanoClock);
+        this.malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, nanoClock);
+        this.implausibleLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, nanoClock);
+        this.lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, nanoClock);
+    }
+
+    /** Senders remembered (for tests). */
+    int trackedSenders() {
+        return senders.senderCount();
+    }
+
+    /** Producer streams remembered, over all senders (for tests). */
+    int trackedStreams() {
+        return senders.streamCount();
+    }
+
+    /** Every event starts here: the time it arrived, and the expiry of what was not heard for long. */
+    private void arrived() {
+        nowNanos = nanoClock.getAsLong();
+        senders.sweepIfDue(nowNanos);
     }
 
     @Override
     public void onObject(int senderNodeId, ByteBuf object) {
         try {
+            arrived();
             processBatch(senderNodeId, object);
         } catch (MalformedWireException | RuntimeException e) {
             counters.malformedBatches.increment();
@@ -103,12 +144,12 @@ final class Inbound implements ObjectListener {
         int count = batchHeader.recordCount();
         int first = start + BatchHeaderFlyweight.LENGTH;
         checkFraming(buf, first, end, count);
-        SenderState state = senders.get(sender);
-        if (state == null || state.epoch != epoch) {
-            long senderStart = batchHeader.senderStartMillis();
-            state = new SenderState(epoch, senderStart >= 0 && senderStart > listeningSinceMillis);
-            senders.put(sender, state);
-            reportLostBeforeFirstBatch(sender);
+        SenderState state = senders.sender(sender, nowNanos);
+        if (!state.hasEpoch || state.epoch != epoch) {
+            reportPendingLoss(state, state.hasEpoch
+                    ? "from the sender's previous connection, not revealed by any later message of it"
+                    : "before the first message received from this sender");
+            senders.startEpoch(state, epoch, batchHeader.senderStartMillis());
         }
         for (int i = 0, pos = first; i < count; i++) {
             int length = buf.getInt(pos);
@@ -147,16 +188,32 @@ final class Inbound implements ObjectListener {
         }
         int producer = header.producerId();
         long sequence = header.sequence();
-        long gap = state.track(producer, priority, sequence);
-        if (gap < 0) {
+        if (sequence < 1) {
+            counters.malformedMessages.increment();
+            return;
+        }
+        ProducerStream stream = senders.stream(state, producer, priority, nowNanos);
+        long previous = stream.last();
+        long verdict = stream.accept(sequence, state.heardFromStart, limits.maxSequenceJump());
+        if (verdict == ProducerStream.DUPLICATE) {
             counters.duplicatesDiscarded.increment();
             return;
         }
+        if (verdict == ProducerStream.IMPLAUSIBLE) {
+            dropImplausible(sender, producer, priority, sequence, previous);
+            return;
+        }
         SubscriptionTable.Subscription subscription = subscriptions.lookup(buf, header.topicOffset(), topicLength);
-        if (gap > 0) {
+        if (verdict != 0) {
             String topic = subscription != null ? subscription.topic().name()
                     : buf.toString(header.topicOffset(), topicLength, StandardCharsets.UTF_8);
-            reportGap(sender, state, producer, priority, gap, topic);
+            String reason = verdict == ProducerStream.RESTARTED ? restartReason(previous, sequence)
+                    : previous == 0 ? START_OF_STREAM_LOST
+                    : state.lossReason != null ? state.lossReason : "gap in the producer's sequence numbers";
+            // A gap (or a new start) accounts for the objects the transport reported lost.
+            state.pendingLostObjects = 0;
+            losses.report(new MessagesLostException(topic, sender, producer, priority,
+                    verdict == ProducerStream.RESTARTED ? -1 : verdict, reason));
         }
         if (subscription == null) {
             return;
@@ -171,26 +228,38 @@ final class Inbound implements ObjectListener {
         try {
             message = decoder.decode(buf, pos, length, subscription.topic(), state.epoch);
         } catch (MalformedWireException | RuntimeException e) {
+            // Its sequence number is used: the message it carried is lost for good, and reported like any loss.
             counters.malformedMessages.increment();
-            if (malformedLog.allow()) {
-                LOG.warn("dropped a malformed message from node {}: {} ({} more malformed since the last line)",
-                        Integer.toUnsignedString(sender), e.toString(), malformedLog.takeSuppressed());
-            }
+            losses.report(new MessagesLostException(subscription.topic().name(), sender, producer, priority, 1,
+                    "a message could not be decoded: " + describe(e)));
             return;
         }
         counters.messagesReceived.increment();
         fanOut(subscription, message, false, deliveryTime, scratch, wakes);
     }
 
-    private void reportGap(int sender, SenderState state, int producer, int priority, long gap, String topic) {
-        counters.messagesLost.add(gap);
-        String reason = state.lastGapIsStartOfStream ? START_OF_STREAM_LOST
-                : state.lossReason != null ? state.lossReason : "gap in the producer's sequence numbers";
-        state.pendingLostObjects = 0;
-        MessagesLostException lost = new MessagesLostException(topic, sender, producer, priority, gap, reason);
-        LOG.warn(lost.getMessage());
-        if (subscriptions.consumerCount() > 0) {
-            owner.reportAsync(lost);
+    /** A malformed input's reason is its message; anything else is named by its class too. */
+    private static String describe(Exception e) {
+        return e instanceof MalformedWireException ? e.getMessage() : e.toString();
+    }
+
+    private String restartReason(long previous, long sequence) {
+        return "the producer's sequence number moved from " + (previous == 0 ? "the start of its stream" : previous)
+                + " to " + sequence + ", further than the " + limits.maxSequenceJump() + " a step may take: it "
+                + "numbered again, lost more messages than that, or a forged number came first; counting continues "
+                + "from " + sequence;
+    }
+
+    /** Counted and logged (a line a second at most), not reported as loss: it may be forged. */
+    private void dropImplausible(int sender, int producer, int priority, long sequence, long previous) {
+        counters.implausibleSequences.increment();
+        if (implausibleLog.allow()) {
+            LOG.warn("dropped a message from node {}, producer {}, priority {}: its sequence number {} is further than"
+                            + " {} from the last one, {} (forged or corrupted, or the producer numbers again or lost"
+                            + " that many: then the next message continues from it and the stream moves there) ({}"
+                            + " more since the last line)", Integer.toUnsignedString(sender),
+                    Integer.toHexString(producer), priority, sequence, limits.maxSequenceJump(), previous,
+                    implausibleLog.takeSuppressed());
         }
     }
 
@@ -215,19 +284,26 @@ final class Inbound implements ObjectListener {
 
     @Override
     public void onObjectsLost(int senderNodeId, int objectCount, String reason) {
-        SenderState state = senders.get(senderNodeId);
-        if (state != null) {
-            state.pendingLostObjects += objectCount;
-            state.lossReason = reason;
-        } else {
-            PendingLoss pending = lostBeforeFirstBatch.get(senderNodeId);
-            if (pending == null) {
-                pending = new PendingLoss();
-                lostBeforeFirstBatch.put(senderNodeId, pending);
-            }
-            pending.objects += objectCount;
-            pending.reason = reason;
+        try {
+            arrived();
+            recordObjectsLost(senderNodeId, objectCount, reason);
+        } catch (RuntimeException e) {
+            receiveFailure("a loss report", senderNodeId, e);
         }
+    }
+
+    /** Nothing may be thrown back into the transport's loop: a line a second at most, with the count, no trace. */
+    private void receiveFailure(String what, int senderNodeId, RuntimeException e) {
+        if (malformedLog.allow()) {
+            LOG.error("failed on {} from node {}: {} ({} more failures or malformed inputs since the last line)", what,
+                    Integer.toUnsignedString(senderNodeId), e.toString(), malformedLog.takeSuppressed());
+        }
+    }
+
+    private void recordObjectsLost(int senderNodeId, int objectCount, String reason) {
+        SenderState state = senders.sender(senderNodeId, nowNanos);
+        state.pendingLostObjects += objectCount;
+        state.lossReason = reason;
         objectsLostSinceLine += objectCount;
         if (lossLog.allow()) {
             LOG.warn("{} object(s) lost for good (last from node {}: {}); the messages are counted and reported "
@@ -237,85 +313,41 @@ final class Inbound implements ObjectListener {
         }
     }
 
-    /** The sender's first batch arrived (or it left): report what it lost before, if anything. */
-    private void reportLostBeforeFirstBatch(int senderNodeId) {
-        PendingLoss pending = lostBeforeFirstBatch.remove(senderNodeId);
-        if (pending == null) {
+    /**
+     * Objects the transport reported lost whose messages no sequence gap revealed, now that none will (a new epoch,
+     * or the sender is forgotten): reported with an unknown count, as no sequence numbers tell how many messages
+     * they held.
+     */
+    private void reportPendingLoss(SenderState state, String when) {
+        if (state.pendingLostObjects == 0) {
             return;
         }
-        reportUnknownCount(senderNodeId, pending.objects
-                + " object(s) lost before the first message received from this sender (" + pending.reason + ")");
+        losses.report(new MessagesLostException(null, state.nodeId(), 0, 0, -1, state.pendingLostObjects
+                + " object(s) lost " + when + " (" + state.lossReason + ")"));
+        state.pendingLostObjects = 0;
     }
 
-    /** Loss whose messages cannot be counted (no sequence numbers to compare): logged and reported with count -1. */
-    private void reportUnknownCount(int senderNodeId, String what) {
-        MessagesLostException lost = new MessagesLostException(null, senderNodeId, 0, 0, -1, what);
-        LOG.warn(lost.getMessage());
-        if (subscriptions.consumerCount() > 0) {
-            owner.reportAsync(lost);
-        }
+    /** @param why follows "the sender", e.g. "went away" */
+    private void reportForgotten(SenderState state, String why) {
+        reportPendingLoss(state, state.hasEpoch ? "before the sender " + why
+                : "before the first message received from this sender, which " + why);
     }
 
     @Override
     public void onSenderGone(int senderNodeId) {
-        reportLostBeforeFirstBatch(senderNodeId);
-        SenderState state = senders.remove(senderNodeId);
-        if (state != null && state.pendingLostObjects > 0) {
-            reportUnknownCount(senderNodeId, state.pendingLostObjects + " object(s) lost before the sender went away");
+        try {
+            arrived();
+            SenderState state = senders.find(senderNodeId);
+            if (state != null) {
+                senders.forget(state, "went away");
+            }
+        } catch (RuntimeException e) {
+            receiveFailure("a sender's departure", senderNodeId, e);
         }
     }
 
     @Override
     public void onTransmitIdle() {
         owner.transmitIdle();
-    }
-
-    /** Objects lost from a sender before its first batch arrived. */
-    private static final class PendingLoss {
-        long objects;
-        String reason;
-    }
-
-    /** What the receive path remembers of one sending connection. */
-    private static final class SenderState {
-        final long epoch;
-        /**
-         * Whether the sender's connection started after ours (clock skew allowed for): then every stream of it was
-         * heard from its first message, numbered 1, and a first message numbered higher reveals lost ones.
-         */
-        final boolean startedAfterUs;
-        /** Last sequence per producer, indexed by priority. */
-        final IntObjectHashMap<long[]> lastSequence = new IntObjectHashMap<>();
-        /** Whether the gap {@link #track} returned last is the missing start of a stream (for the report). */
-        boolean lastGapIsStartOfStream;
-        long pendingLostObjects;
-        String lossReason;
-
-        SenderState(long epoch, boolean startedAfterUs) {
-            this.epoch = epoch;
-            this.startedAfterUs = startedAfterUs;
-        }
-
-        /**
-         * -1: duplicate; 0: in order (or first seen of a stream that may have begun before we listened); n > 0: n
-         * messages missing before this one.
-         */
-        long track(int producer, int priority, long sequence) {
-            long[] last = lastSequence.get(producer);
-            if (last == null) {
-                last = new long[10];
-                lastSequence.put(producer, last);
-            }
-            long previous = last[priority];
-            if (previous != 0 && sequence <= previous) {
-                return -1;
-            }
-            last[priority] = sequence;
-            lastGapIsStartOfStream = previous == 0 && startedAfterUs && sequence > 1;
-            if (previous == 0) {
-                return lastGapIsStartOfStream ? sequence - 1 : 0;
-            }
-            return sequence - previous - 1;
-        }
     }
 }

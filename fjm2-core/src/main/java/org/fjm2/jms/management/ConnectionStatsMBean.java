@@ -33,6 +33,12 @@ public interface ConnectionStatsMBean {
 
     long getMalformedMessages();
 
+    /** Messages dropped because their sequence number jumped implausibly far (forged, corrupted, or a restart). */
+    long getImplausibleSequences();
+
+    /** Remote senders and producer streams forgotten because the receive path's state reached a cap. */
+    long getStateEvictions();
+
     long getMessagesExpired();
 
     long getConsumerOverflowDrops();

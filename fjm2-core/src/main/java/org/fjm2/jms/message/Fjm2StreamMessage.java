@@ -26,6 +26,11 @@ public final class Fjm2StreamMessage extends Fjm2Message implements StreamMessag
     private int position;
     /** Offset inside the byte[] item being read by readBytes, or -1 when not inside one. */
     private int bytesOffset = -1;
+    /**
+     * The last readBytes returned a byte[] field's last bytes (the position has moved past it): the next readBytes
+     * returns -1, as the specification's read loop expects, instead of reading into the next field.
+     */
+    private boolean bytesFieldEnded;
 
     @Override
     public int bodyKind() {
@@ -48,6 +53,7 @@ public final class Fjm2StreamMessage extends Fjm2Message implements StreamMessag
         }
         T value = converter.convert(items.get(position));
         position++;
+        bytesFieldEnded = false;
         return value;
     }
 
@@ -102,13 +108,19 @@ public final class Fjm2StreamMessage extends Fjm2Message implements StreamMessag
     }
 
     /**
-     * Reads a byte[] field in pieces: returns the bytes copied, and -1 once the field is exhausted (also for a
-     * null field), after which the position moves to the next field.
+     * Reads a byte[] field in pieces, as the specification describes: each call fills the buffer, one that returns
+     * less than its length has copied the field's last bytes, and the call after the last bytes returns -1 (also
+     * when the field had exactly the buffer's length, and whatever type the next field has); a null field reads
+     * as -1 at once, an empty one as 0 and then -1. Once the field is fully read the next field may be read.
      */
     @Override
     public int readBytes(byte[] value) throws JMSException {
         if (!bodyReadOnly) {
             throw new MessageNotReadableException("StreamMessage is write-only: call reset() before reading");
+        }
+        if (bytesFieldEnded) {
+            bytesFieldEnded = false;
+            return -1;
         }
         if (position >= items.size()) {
             throw new MessageEOFException("end of the StreamMessage body");
@@ -124,19 +136,11 @@ public final class Fjm2StreamMessage extends Fjm2Message implements StreamMessag
             return -1;
         }
         int offset = Math.max(bytesOffset, 0);
-        if (bytes.length == 0 && bytesOffset < 0) {
-            position++;
-            return 0;
-        }
         int n = Math.min(value.length, bytes.length - offset);
-        if (n <= 0) {
-            bytesOffset = -1;
-            position++;
-            return -1;
-        }
         System.arraycopy(bytes, offset, value, 0, n);
-        if (n < value.length) {
-            bytesOffset = -1; // the whole field fitted: the next read moves on
+        if (offset + n == bytes.length) {
+            bytesOffset = -1;
+            bytesFieldEnded = true;
             position++;
         } else {
             bytesOffset = offset + n;
@@ -224,6 +228,7 @@ public final class Fjm2StreamMessage extends Fjm2Message implements StreamMessag
     protected void prepareBodyForReading() {
         position = 0;
         bytesOffset = -1;
+        bytesFieldEnded = false;
     }
 
     @Override
@@ -231,6 +236,7 @@ public final class Fjm2StreamMessage extends Fjm2Message implements StreamMessag
         items = new ArrayList<>();
         position = 0;
         bytesOffset = -1;
+        bytesFieldEnded = false;
     }
 
     /** The specification: the body of a StreamMessage is never returned by getBody. */
@@ -269,5 +275,6 @@ public final class Fjm2StreamMessage extends Fjm2Message implements StreamMessag
         items = other.bodyReadOnly ? other.items : new ArrayList<>(other.items);
         position = 0;
         bytesOffset = -1;
+        bytesFieldEnded = false;
     }
 }
