@@ -1,5 +1,6 @@
 package org.fjm2.jms;
 
+import org.fjm2.norm.util.LogLimiter;
 import jakarta.jms.ExceptionListener;
 import jakarta.jms.JMSException;
 import org.slf4j.Logger;

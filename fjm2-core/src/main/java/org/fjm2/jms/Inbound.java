@@ -1,5 +1,6 @@
 package org.fjm2.jms;
 
+import org.fjm2.norm.util.LogLimiter;
 import io.netty.buffer.ByteBuf;
 import org.fjm2.jms.message.Fjm2Message;
 import org.fjm2.jms.transport.ObjectListener;

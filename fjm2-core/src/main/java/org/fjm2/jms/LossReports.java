@@ -1,5 +1,6 @@
 package org.fjm2.jms;
 
+import org.fjm2.norm.util.LogLimiter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
