@@ -1,0 +1,105 @@
+package org.fjm2.norm.sender;
+
+import org.fjm2.norm.codec.FeedbackFlyweight;
+import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.session.NormContext;
+import org.fjm2.norm.session.NormCounters.Counter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What receivers tell the sender: NACKs become repairs (and squelches for what is no longer cached), watermark
+ * ACKs move flow control and users' requests on, "leave" ACKs stop the wait for a receiver, and every feedback
+ * message carrying a GRTT response is an RTT sample. Feedback of another instance of this node is ignored.
+ * Owned by the session's event loop.
+ */
+final class FeedbackHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FeedbackHandler.class);
+
+    private final NormContext ctx;
+    private final NormConfig config;
+    private final int instanceId;
+    private final SenderState state;
+    private final Acknowledgements acks;
+    private final RepairScheduler repairs;
+    private final GrttEstimator grtt;
+    private final RateController rate;
+    private final CacheEviction eviction;
+    private final WatermarkRounds rounds;
+
+    FeedbackHandler(NormContext ctx, int instanceId, SenderState state, Acknowledgements acks, RepairScheduler repairs,
+                    GrttEstimator grtt, RateController rate, CacheEviction eviction, WatermarkRounds rounds) {
+        this.ctx = ctx;
+        this.config = ctx.config();
+        this.instanceId = instanceId;
+        this.state = state;
+        this.acks = acks;
+        this.repairs = repairs;
+        this.grtt = grtt;
+        this.rate = rate;
+        this.eviction = eviction;
+        this.rounds = rounds;
+    }
+
+    /** A NORM_NACK addressed to this sender. */
+    void onNack(FeedbackFlyweight nack) {
+        ctx.counters().increment(Counter.NACKS_RECEIVED);
+        if (nack.instanceId() != instanceId) {
+            return;
+        }
+        acks.heardFrom(nack.sourceId(), ctx.nanoTime());
+        updateRtt(nack);
+        rate.onLoss(ctx.nanoTime(), grtt.advertisedNanos());
+        if (repairs.onNack(nack)) {
+            state.due(SenderState.DUE_SQUELCH);
+            ctx.wakeTransmitter();
+        }
+    }
+
+    /** A NORM_ACK addressed to this sender. */
+    void onAck(FeedbackFlyweight ack) {
+        ctx.counters().increment(Counter.ACKS_RECEIVED);
+        if (ack.instanceId() != instanceId) {
+            return;
+        }
+        updateRtt(ack);
+        if (ack.ackType() == NormWire.ACK_FLUSH) {
+            if (ack.ackFlushFecId() != SenderPackets.FEC_ID) {
+                return;
+            }
+            boolean ended = acks.onAck(ack.sourceId(), ack.ackFlushObjectId(), ctx.nanoTime());
+            if (LOG.isTraceEnabled()) {
+                LOG.trace("watermark ACK from {} for object {}{}", Integer.toUnsignedString(ack.sourceId()),
+                        ack.ackFlushObjectId(), ended ? ": round complete" : "");
+            }
+            rounds.reportUserRound();
+            if (ended) {
+                rate.onRoundAcknowledged(ctx.nanoTime());
+                eviction.trimAcknowledged();
+                ctx.wakeTransmitter();
+            }
+        } else if (ack.ackType() == NormWire.ACK_FJM2_LEAVE) {
+            acks.leave(ack.sourceId());
+            ctx.wakeTransmitter();      // room may be made now that nobody waits for the leaver
+        } else {
+            acks.heardFrom(ack.sourceId(), ctx.nanoTime());
+        }
+    }
+
+    private void updateRtt(FeedbackFlyweight feedback) {
+        if (!feedback.hasGrttResponse()) {
+            return;
+        }
+        long echoed = feedback.grttResponseSeconds() * 1_000_000L + feedback.grttResponseMicros();
+        long rttMicros = ctx.micros() - echoed;
+        if (LOG.isTraceEnabled()) {
+            LOG.trace("RTT {} us from {} (message type {}, ack type {})", rttMicros,
+                    Integer.toUnsignedString(feedback.sourceId()), feedback.type(), feedback.ackType());
+        }
+        if (rttMicros >= 0 && rttMicros < config.grttMax().toNanos() / 1000 * 4) {
+            grtt.onRtt(rttMicros / 1e6, ctx.nanoTime());
+        }
+    }
+}
