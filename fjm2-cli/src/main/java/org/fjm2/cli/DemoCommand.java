@@ -10,13 +10,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.NormListener;
+import org.fjm2.norm.api.RemoteSenderInfo;
 import org.fjm2.norm.transport.LossInjector;
+import org.fjm2.norm.transport.LossyTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -93,9 +94,8 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             for (int r = 0; r < receivers; r++) {
                 NormConfig.Builder b = base.toBuilder().nodeId(1000 + r);
-                if (lossPercent > 0) {
-                    b.rxLoss(LossInjector.random(lossPercent / 100.0, seed + r));
-                }
+                LossInjector loss = lossPercent > 0 ? LossInjector.random(lossPercent / 100.0, seed + r)
+                        : LossInjector.NONE;
                 int[] count = {0};
                 rx.add(NormSession.open(b.build(), new NormListener() {
                     @Override
@@ -114,7 +114,7 @@ public final class DemoCommand implements Callable<Integer> {
                             done.countDown();
                         }
                     }
-                }, seed + 100 + r));
+                }, seed + 100 + r, LossyTransport.around(loss, null)));
             }
             long start = System.nanoTime();
             try (NormSession tx = NormSession.open(base.toBuilder().nodeId(1).build(), null, seed)) {
@@ -122,13 +122,13 @@ public final class DemoCommand implements Callable<Integer> {
                 new SplittableRandom(seed).nextBytes(content);
                 long lastPrint = start;
                 for (int i = 0; i < objects; i++) {
-                    tx.sender().enqueue(Unpooled.wrappedBuffer(content), null, 4, 60, TimeUnit.SECONDS);
+                    tx.enqueue(Unpooled.wrappedBuffer(content), null, 4, 60, TimeUnit.SECONDS);
                     long now = System.nanoTime();
                     if (now - lastPrint > 1_000_000_000L) {
                         lastPrint = now;
                         System.out.printf("  %5.1f s  sent %d/%d, delivered %d of %d, repairs %d, grtt %.1f ms%n",
                                 (now - start) / 1e9, i + 1, objects, delivered.get(), (long) objects * receivers,
-                                tx.counters().get(Counter.REPAIRS_SENT), tx.sender().grttSeconds() * 1e3);
+                                tx.counters().get(Counter.REPAIRS_SENT), tx.grttSeconds() * 1e3);
                     }
                 }
                 boolean ok = done.await(120, TimeUnit.SECONDS);

@@ -1,5 +1,15 @@
 package org.fjm2.jms;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
 import io.netty.buffer.ByteBuf;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -12,17 +22,8 @@ import jakarta.jms.Topic;
 import org.fjm2.jms.transport.ObjectListener;
 import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.transport.inmem.InMemoryTransportFactory;
+import org.fjm2.testkit.Await;
 import org.junit.jupiter.api.Test;
-
-import java.net.URI;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Time to live, delivery delay, priority. */
 class DeliveryOptionsTest {

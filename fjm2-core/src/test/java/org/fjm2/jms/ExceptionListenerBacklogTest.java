@@ -1,14 +1,15 @@
 package org.fjm2.jms;
 
-import jakarta.jms.Connection;
-import jakarta.jms.JMSException;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import org.fjm2.testkit.Await;
+import org.junit.jupiter.api.Test;
 
 /**
  * Reports wait for a slow ExceptionListener in a bounded backlog: a sender can cause loss reports faster than any

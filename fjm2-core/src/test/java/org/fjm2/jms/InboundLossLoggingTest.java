@@ -1,17 +1,18 @@
 package org.fjm2.jms;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.fjm2.jms.InboundHarness.LATE_JOIN_EPOCH;
+import static org.fjm2.jms.InboundHarness.batch;
+
+import java.util.concurrent.TimeUnit;
+
 import io.netty.buffer.Unpooled;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.Topic;
+import org.fjm2.testkit.Await;
 import org.junit.jupiter.api.Test;
-
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.fjm2.jms.InboundHarness.LATE_JOIN_EPOCH;
-import static org.fjm2.jms.InboundHarness.batch;
 
 /**
  * Loss is never only counted: it is logged even when nobody set an ExceptionListener, and since a broken or

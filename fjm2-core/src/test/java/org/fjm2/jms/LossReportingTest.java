@@ -1,5 +1,11 @@
 package org.fjm2.jms;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -9,13 +15,8 @@ import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
 import org.fjm2.jms.transport.TransportCounters;
+import org.fjm2.testkit.Await;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Unrecoverable object loss injected by the in-memory transport: every receiver still gets the messages it gets

@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+
 import org.fjm2.admin.testing.AdminContainers;
 import org.fjm2.admin.testing.AdminServer;
 import org.fjm2.admin.testing.EmbeddedTomcat;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.ObjectCollector;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.ObjectCollector;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.tunnel.relay.Peer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,7 +2,6 @@ package org.fjm2.tunnel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -11,11 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.ObjectCollector;
-import org.fjm2.norm.session.TestObjects;
-import org.fjm2.norm.session.TestGroups;
+
+import io.netty.buffer.Unpooled;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.ObjectCollector;
+import org.fjm2.norm.TestGroups;
+import org.fjm2.norm.TestObjects;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.tunnel.security.TunnelKey;
 
 /**
@@ -70,7 +71,7 @@ public final class LoopbackLans {
         for (int i = 0; i < count; i++) {
             byte[] content = TestObjects.content(seed, i, sizes[i]);
             crcs[i] = ObjectCollector.crc(content);
-            if (sender.sender().enqueue(Unpooled.wrappedBuffer(content), null, 4, 60, TimeUnit.SECONDS) < 0) {
+            if (sender.enqueue(Unpooled.wrappedBuffer(content), null, 4, 60, TimeUnit.SECONDS) < 0) {
                 throw new AssertionError("enqueue of object " + i + " timed out");
             }
         }

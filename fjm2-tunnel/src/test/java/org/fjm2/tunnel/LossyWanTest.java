@@ -6,9 +6,10 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.ObjectCollector;
+
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.ObjectCollector;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.testkit.linkem.LinkEmulator;
 import org.fjm2.testkit.linkem.LinkProfile;
 import org.fjm2.testkit.linkem.UdpRelay;

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.ObjectCollector;
+
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.ObjectCollector;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.tunnel.relay.Peer;
 import org.fjm2.tunnel.relay.PeerCounters;
 import org.fjm2.tunnel.relay.RelayCounters.Counter;

@@ -1,17 +1,18 @@
 package org.fjm2.tunnel;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.RemoteSenderInfo;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormListener;
+import org.fjm2.norm.api.RemoteSenderInfo;
 
 /**
  * A NORM publisher or subscriber for tests in network namespaces (the JMS layer stands in for itself later):
@@ -52,7 +53,7 @@ public final class NormPeerMain {
         try (NormSession session = NormSession.open(config, null, config.nodeId())) {
             System.out.println("READY sender " + config.nodeId());
             for (int i = 0; i < count; i++) {
-                if (session.sender().enqueue(Unpooled.wrappedBuffer(message(i, size)), null, 4, 60, TimeUnit.SECONDS)
+                if (session.enqueue(Unpooled.wrappedBuffer(message(i, size)), null, 4, 60, TimeUnit.SECONDS)
                         < 0) {
                     System.out.println("FAILED enqueue " + i);
                     return;

@@ -2,14 +2,15 @@ package org.fjm2.tunnel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.ObjectCollector;
-import org.fjm2.norm.session.TestObjects;
+
+import io.netty.buffer.Unpooled;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.ObjectCollector;
+import org.fjm2.norm.TestObjects;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.tunnel.relay.PeerCounters;
 import org.fjm2.tunnel.relay.RelayCounters.Counter;
 import org.junit.jupiter.api.Test;
@@ -54,7 +55,7 @@ class TwoLanRelayTest {
             for (int i = 0; i < OBJECTS; i++) {
                 byte[] content = TestObjects.content(CONTENT_SEED, i, sizes[i]);
                 crcs[i] = ObjectCollector.crc(content);
-                assertThat(sender.sender().enqueue(Unpooled.wrappedBuffer(content), null, 4, 60, TimeUnit.SECONDS))
+                assertThat(sender.enqueue(Unpooled.wrappedBuffer(content), null, 4, 60, TimeUnit.SECONDS))
                         .as("enqueue %d", i).isGreaterThanOrEqualTo(0);
             }
             for (int r = 0; r < 2; r++) {

@@ -8,11 +8,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormListener;
+import org.fjm2.norm.api.RemoteSenderInfo;
 
 /**
  * fjm2-norm throughput peer for {@code fjm2 bench norm}, run as a child JVM so that it competes for the CPU like the
@@ -79,7 +79,7 @@ public final class Fjm2BenchPeer {
                     break;
                 }
                 // every object carries the same bytes, as in nrlbench: a wrapper per object, no copy
-                long ticket = session.sender().enqueue(Unpooled.wrappedBuffer(content), null, PRIORITY,
+                long ticket = session.enqueue(Unpooled.wrappedBuffer(content), null, PRIORITY,
                         Math.min(ENQUEUE_WAIT_MS, Math.max(1, (nextReport - now) / 1_000_000)), TimeUnit.MILLISECONDS);
                 if (ticket >= 0) {
                     objects++;

@@ -18,15 +18,16 @@ import io.netty.buffer.Unpooled;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultTable;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.NormCounters;
+import org.fjm2.norm.api.NormListener;
+import org.fjm2.norm.api.RemoteSenderInfo;
 import org.fjm2.norm.codec.NormWire;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormCounters;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.RemoteSenderInfo;
 import org.fjm2.norm.transport.LossInjector;
+import org.fjm2.norm.transport.LossyTransport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -208,8 +209,8 @@ public final class FecRepairBenchmark implements Callable<Integer> {
             for (int i = 0; i < receivers; i++) {
                 long lossSeed = seed * 1_000_003L + run * 1009L + i;
                 LossInjector loss = LossInjector.random(lossPercent / 100.0, lossSeed, FecRepairBenchmark::isData);
-                rx.add(NormSession.open(base.toBuilder().nodeId(100 + i).rxLoss(loss).build(),
-                        new CompletionListener(objectCount, complete, lost), lossSeed));
+                rx.add(NormSession.open(base.toBuilder().nodeId(100 + i).build(),
+                        new CompletionListener(objectCount, complete, lost), lossSeed, LossyTransport.around(loss, null)));
             }
             // A send-side "loss" that drops nothing counts every NORM_DATA the sender puts on the wire.
             AtomicLong dataSent = new AtomicLong();
@@ -219,14 +220,14 @@ public final class FecRepairBenchmark implements Callable<Integer> {
                 }
                 return false;
             });
-            try (NormSession tx = NormSession.open(base.toBuilder().nodeId(99).txLoss(counter).build(), null,
-                    seed + run)) {
+            try (NormSession tx = NormSession.open(base.toBuilder().nodeId(99).build(), null,
+                    seed + run, LossyTransport.around(null, counter))) {
                 byte[] content = new byte[size];
                 new SplittableRandom(seed + run).nextBytes(content);
                 long start = System.nanoTime();
                 for (int i = 0; i < objectCount; i++) {
                     ByteBuf data = Unpooled.wrappedBuffer(content);
-                    if (tx.sender().enqueue(data, null, 4, RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS) < 0) {
+                    if (tx.enqueue(data, null, 4, RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS) < 0) {
                         throw new IllegalStateException(mode.label + ": object " + i + " not admitted within "
                                 + RUN_TIMEOUT);
                     }

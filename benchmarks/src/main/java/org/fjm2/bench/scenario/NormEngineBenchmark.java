@@ -23,11 +23,11 @@ import io.netty.buffer.PooledByteBufAllocator;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultTable;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.NormListener;
+import org.fjm2.norm.api.RemoteSenderInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -143,7 +143,7 @@ public final class NormEngineBenchmark implements Callable<Integer> {
                     while (running.get()) {
                         ByteBuf buf = PooledByteBufAllocator.DEFAULT.heapBuffer(size);
                         buf.writeBytes(content);
-                        tx.sender().enqueue(buf, null, 4, 1, TimeUnit.SECONDS);
+                        tx.enqueue(buf, null, 4, 1, TimeUnit.SECONDS);
                     }
                 } catch (InterruptedException | IllegalStateException e) {
                     // stopping

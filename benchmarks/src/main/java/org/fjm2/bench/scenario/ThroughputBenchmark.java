@@ -19,11 +19,11 @@ import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.RawUdp;
-import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.transport.SocketBufferLimits;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code fjm2 bench throughput}: one JMS publisher to N subscribers, FJM2 (NORM multicast on loopback) side by

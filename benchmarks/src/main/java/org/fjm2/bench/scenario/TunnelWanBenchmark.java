@@ -1,7 +1,5 @@
 package org.fjm2.bench.scenario;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -14,15 +12,18 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultTable;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormCounters;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters;
+import org.fjm2.norm.api.NormListener;
+import org.fjm2.norm.api.RemoteSenderInfo;
 import org.fjm2.testkit.linkem.LinkEmulator;
 import org.fjm2.testkit.linkem.LinkProfile;
 import org.fjm2.testkit.linkem.LinkStats;
@@ -173,7 +174,7 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
             new SplittableRandom(objectSize).nextBytes(content);
             long t0 = System.nanoTime();
             for (int i = 0; i < objects; i++) {
-                if (tx.sender().enqueue(Unpooled.wrappedBuffer(content), null, 4, 120, TimeUnit.SECONDS) < 0) {
+                if (tx.enqueue(Unpooled.wrappedBuffer(content), null, 4, 120, TimeUnit.SECONDS) < 0) {
                     throw new IllegalStateException("enqueue timed out at object " + i);
                 }
             }

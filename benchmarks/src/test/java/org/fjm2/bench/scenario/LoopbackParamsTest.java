@@ -1,11 +1,11 @@
 package org.fjm2.bench.scenario;
 
-import org.fjm2.norm.session.NormConfig;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.OptionalLong;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.fjm2.norm.api.NormConfig;
+import org.junit.jupiter.api.Test;
 
 class LoopbackParamsTest {
 

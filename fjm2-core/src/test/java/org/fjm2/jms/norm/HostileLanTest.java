@@ -17,9 +17,9 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import org.fjm2.jms.Fjm2ConnectionFactory;
+import org.fjm2.norm.ForgedPackets;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.codec.NormWire;
-import org.fjm2.norm.session.ForgedPackets;
-import org.fjm2.norm.session.NormConfig;
 import org.junit.jupiter.api.Test;
 
 /**

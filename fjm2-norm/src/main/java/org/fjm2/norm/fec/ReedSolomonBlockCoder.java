@@ -2,8 +2,6 @@ package org.fjm2.norm.fec;
 
 import io.netty.buffer.ByteBuf;
 import org.fjm2.norm.object.BlockPartition;
-import org.fjm2.norm.receiver.BlockDecoder;
-import org.fjm2.norm.sender.ParityEncoder;
 
 /**
  * Plugs {@link FecCodec} into the engine: the sender's {@link ParityEncoder} (fec_id 5) and the receivers'

@@ -1,13 +1,13 @@
 package org.fjm2.norm.receiver;
 
 import io.netty.buffer.ByteBuf;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.RemoteSenderInfo;
 import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.RepairRequestWriter;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.protocol.ProtocolContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +28,7 @@ final class NackBuilder {
     /** Smallest NACK payload budget when the sender's segment size is not known yet. */
     static final int MIN_NACK_PAYLOAD = 512;
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final RemoteSenderInfo sender;
     private final RxWindow window;
@@ -43,7 +43,7 @@ final class NackBuilder {
     /** The cycle's datagrams are full: stop looking for more to ask (the work follows what can be sent). */
     private boolean cycleFull;
 
-    NackBuilder(NormContext ctx, RemoteSenderInfo sender, RxWindow window, TransmitPosition position,
+    NackBuilder(ProtocolContext ctx, RemoteSenderInfo sender, RxWindow window, TransmitPosition position,
                 ObjectAssembler assembler, OverheardRequests overheard, ReceiverFeedback feedback) {
         this.ctx = ctx;
         this.config = ctx.config();

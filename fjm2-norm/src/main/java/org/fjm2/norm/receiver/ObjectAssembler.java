@@ -1,17 +1,18 @@
 package org.fjm2.norm.receiver;
 
 import io.netty.buffer.ByteBuf;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.RemoteSenderInfo;
 import org.fjm2.norm.codec.FecPayloadId;
 import org.fjm2.norm.codec.Fti;
 import org.fjm2.norm.codec.HeaderExtensions;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.RemoteEvent;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.fec.BlockDecoder;
+import org.fjm2.norm.protocol.ProtocolContext;
+import org.fjm2.norm.protocol.RemoteEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,7 @@ final class ObjectAssembler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ObjectAssembler.class);
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final RemoteSenderInfo sender;
     private final RxWindow window;
@@ -59,7 +60,7 @@ final class ObjectAssembler {
         }
     }
 
-    ObjectAssembler(NormContext ctx, RemoteSenderInfo sender, RxWindow window, BlockDecoder decoder) {
+    ObjectAssembler(ProtocolContext ctx, RemoteSenderInfo sender, RxWindow window, BlockDecoder decoder) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.sender = sender;

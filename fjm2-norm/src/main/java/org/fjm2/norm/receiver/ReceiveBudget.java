@@ -1,6 +1,6 @@
 package org.fjm2.norm.receiver;
 
-import org.fjm2.norm.session.LossReason;
+import org.fjm2.norm.api.LossReason;
 
 /**
  * The bytes a session's receivers may hold for incomplete objects of every remote sender together (data chunks,

@@ -1,14 +1,14 @@
 package org.fjm2.norm.receiver;
 
 import io.netty.buffer.ByteBuf;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.RemoteSenderInfo;
 import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.HeaderExtensions;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.Quantizer;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.protocol.ProtocolContext;
 
 /**
  * This receiver's feedback to one remote sender: writes the NORM_NACK / NORM_ACK header — echoing the sender's
@@ -18,7 +18,7 @@ import org.fjm2.norm.session.RemoteSenderInfo;
  */
 final class ReceiverFeedback {
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final RemoteSenderInfo sender;
     private final FeedbackFlyweight feedback = new FeedbackFlyweight();
@@ -30,7 +30,7 @@ final class ReceiverFeedback {
     /** Whether we ever gave this sender feedback (it may then track us, and wants to hear when we leave). */
     private boolean spoke;
 
-    ReceiverFeedback(NormContext ctx, RemoteSenderInfo sender) {
+    ReceiverFeedback(ProtocolContext ctx, RemoteSenderInfo sender) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.sender = sender;

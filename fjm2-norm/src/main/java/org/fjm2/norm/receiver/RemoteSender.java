@@ -2,19 +2,20 @@ package org.fjm2.norm.receiver;
 
 import java.net.InetSocketAddress;
 
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.RemoteSenderInfo;
 import org.fjm2.norm.codec.CommandFlyweight;
 import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.HeaderExtensions;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
 import org.fjm2.norm.codec.Quantizer;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.RemoteEvent;
-import org.fjm2.norm.session.RemoteSenderInfo;
-import org.fjm2.norm.session.Timer;
+import org.fjm2.norm.fec.BlockDecoder;
+import org.fjm2.norm.protocol.ProtocolContext;
+import org.fjm2.norm.protocol.RemoteEvent;
+import org.fjm2.norm.protocol.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +39,7 @@ public final class RemoteSender implements RemoteSenderInfo {
     /** Acking nodes listed in a FLUSH from which watermark acknowledgements are spread over a whole GRTT. */
     static final int ACK_SPREAD_NODES = 64;
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final int nodeId;
     private final int instanceId;
@@ -77,7 +78,7 @@ public final class RemoteSender implements RemoteSenderInfo {
      * @param budget  the session's receive budget, shared by every remote sender
      * @param onGone  told when this sender times out (the session forgets it)
      */
-    public RemoteSender(NormContext ctx, int nodeId, int instanceId, InetSocketAddress address, BlockDecoder decoder,
+    public RemoteSender(ProtocolContext ctx, int nodeId, int instanceId, InetSocketAddress address, BlockDecoder decoder,
                         ReceiveBudget budget, java.util.function.Consumer<RemoteSender> onGone) {
         this.ctx = ctx;
         this.config = ctx.config();
@@ -121,7 +122,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         return gone;
     }
 
-    /** When anything was last heard from this sender ({@link NormContext#nanoTime()} clock). */
+    /** When anything was last heard from this sender ({@link ProtocolContext#nanoTime()} clock). */
     public long lastHeardNanos() {
         return lastHeardNanos;
     }

@@ -5,10 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.netty.util.collection.IntObjectHashMap;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.RemoteEvent;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.fec.BlockDecoder;
+import org.fjm2.norm.protocol.ProtocolContext;
+import org.fjm2.norm.protocol.RemoteEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,14 +23,14 @@ public final class RemoteSenderTable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RemoteSenderTable.class);
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final BlockDecoder decoder;
     private final int capacity;
     private final ReceiveBudget budget;
     private final IntObjectHashMap<RemoteSender> byNodeId = new IntObjectHashMap<>();
     private long evicted;
 
-    public RemoteSenderTable(NormContext ctx, BlockDecoder decoder) {
+    public RemoteSenderTable(ProtocolContext ctx, BlockDecoder decoder) {
         this.ctx = ctx;
         this.decoder = decoder;
         this.capacity = ctx.config().maxRemoteSenders();

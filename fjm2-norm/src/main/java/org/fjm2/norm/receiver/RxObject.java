@@ -1,9 +1,9 @@
 package org.fjm2.norm.receiver;
 
 import io.netty.buffer.ByteBuf;
+import org.fjm2.norm.api.LossReason;
 import org.fjm2.norm.codec.Fti;
 import org.fjm2.norm.object.BlockPartition;
-import org.fjm2.norm.session.LossReason;
 
 /**
  * One object being reassembled from a remote sender: its FTI-derived structure, its data ({@link ObjectData},

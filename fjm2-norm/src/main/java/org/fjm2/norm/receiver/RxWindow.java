@@ -2,11 +2,11 @@ package org.fjm2.norm.receiver;
 
 import java.util.ArrayDeque;
 
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.RemoteSenderInfo;
+import org.fjm2.norm.protocol.ProtocolContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +27,7 @@ final class RxWindow {
     /** Recycled objects kept per window. */
     static final int MAX_SPARE_OBJECTS = 64;
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final RemoteSenderInfo sender;
     private final ReceiveBudget budget;
@@ -38,7 +38,7 @@ final class RxWindow {
     private int nextReleaseId;
     private boolean synced;
 
-    RxWindow(NormContext ctx, RemoteSenderInfo sender, ReceiveBudget budget) {
+    RxWindow(ProtocolContext ctx, RemoteSenderInfo sender, ReceiveBudget budget) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.sender = sender;

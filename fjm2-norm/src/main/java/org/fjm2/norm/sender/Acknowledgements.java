@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.netty.util.collection.IntObjectHashMap;
-import org.fjm2.norm.session.RemoteEvent;
+import org.fjm2.norm.protocol.RemoteEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +58,7 @@ final class Acknowledgements {
     private final boolean autoTrack;
     private final int capacity;
     private final long noProgressNanos;
-    private final org.fjm2.norm.session.NormContext ctx;
+    private final org.fjm2.norm.protocol.ProtocolContext ctx;
     private final java.util.LinkedHashSet<Integer> stalled = new java.util.LinkedHashSet<>();
     private int dropped;
 
@@ -76,7 +76,7 @@ final class Acknowledgements {
      * @param capacity        most receivers tracked
      * @param noProgressNanos how long a receiver may acknowledge nothing new before it is no longer waited for
      */
-    Acknowledgements(boolean autoTrack, int capacity, long noProgressNanos, org.fjm2.norm.session.NormContext ctx) {
+    Acknowledgements(boolean autoTrack, int capacity, long noProgressNanos, org.fjm2.norm.protocol.ProtocolContext ctx) {
         this.autoTrack = autoTrack;
         this.capacity = capacity;
         this.noProgressNanos = noProgressNanos;
@@ -124,7 +124,7 @@ final class Acknowledgements {
         }
         receivers.remove(eldest.nodeId);
         receiverList.remove(eldest);
-        ctx.counters().increment(org.fjm2.norm.session.NormCounters.Counter.RECEIVERS_EVICTED);
+        ctx.counters().increment(org.fjm2.norm.api.NormCounters.Counter.RECEIVERS_EVICTED);
         if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_EVICTED)) {
             LOG.warn("more than maxReceivers={} receivers give feedback: no longer waiting for receiver {}, heard from "
                     + "least recently ({} more since the last line)", capacity, Integer.toUnsignedString(eldest.nodeId),

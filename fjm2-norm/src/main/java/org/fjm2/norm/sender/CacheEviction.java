@@ -1,9 +1,9 @@
 package org.fjm2.norm.sender;
 
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.Timer;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.protocol.ProtocolContext;
+import org.fjm2.norm.protocol.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +26,7 @@ final class CacheEviction {
     static final int KEEP_NUMERATOR = 1;
     static final int KEEP_DENOMINATOR = 2;
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final TxWindow window;
     private final TxQueues queues;
@@ -36,7 +36,7 @@ final class CacheEviction {
     private final int backoffFactor;
     private final Timer evictTimer;
 
-    CacheEviction(NormContext ctx, TxWindow window, TxQueues queues, TxAdmission admission, Acknowledgements acks,
+    CacheEviction(ProtocolContext ctx, TxWindow window, TxQueues queues, TxAdmission admission, Acknowledgements acks,
                   GrttEstimator grtt) {
         this.ctx = ctx;
         this.config = ctx.config();
@@ -90,10 +90,10 @@ final class CacheEviction {
                     return;
                 }
             } else if (acks.hasReceivers() && !acks.acknowledged(oldest.objectId)) {
-                if (ctx.remoteEvents().allow(org.fjm2.norm.session.RemoteEvent.OBJECT_EVICTED)) {
+                if (ctx.remoteEvents().allow(org.fjm2.norm.protocol.RemoteEvent.OBJECT_EVICTED)) {
                     LOG.warn("object {} evicted {} ms after it was sent, before every receiver acknowledged it ({} more "
                             + "since the last line)", oldest.objectId, maxHold / 1_000_000,
-                            ctx.remoteEvents().takeSuppressed(org.fjm2.norm.session.RemoteEvent.OBJECT_EVICTED));
+                            ctx.remoteEvents().takeSuppressed(org.fjm2.norm.protocol.RemoteEvent.OBJECT_EVICTED));
                 }
             }
             purgeOldest();

@@ -1,10 +1,10 @@
 package org.fjm2.norm.sender;
 
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
 import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.NormWire;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.protocol.ProtocolContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +18,7 @@ final class FeedbackHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(FeedbackHandler.class);
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final int instanceId;
     private final SenderState state;
@@ -29,7 +29,7 @@ final class FeedbackHandler {
     private final CacheEviction eviction;
     private final WatermarkRounds rounds;
 
-    FeedbackHandler(NormContext ctx, int instanceId, SenderState state, Acknowledgements acks, RepairScheduler repairs,
+    FeedbackHandler(ProtocolContext ctx, int instanceId, SenderState state, Acknowledgements acks, RepairScheduler repairs,
                     GrttEstimator grtt, RateController rate, CacheEviction eviction, WatermarkRounds rounds) {
         this.ctx = ctx;
         this.config = ctx.config();

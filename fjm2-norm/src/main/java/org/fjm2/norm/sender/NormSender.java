@@ -6,11 +6,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
 import org.fjm2.norm.codec.FeedbackFlyweight;
+import org.fjm2.norm.fec.ParityEncoder;
+import org.fjm2.norm.protocol.ProtocolContext;
 import org.fjm2.norm.sender.TxQueues.Submission;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +41,7 @@ public final class NormSender {
     /** SQUELCH repetitions announcing the first object id of a new sender instance. */
     static final int START_SQUELCHES = 5;
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final int instanceId;
     private final TxAdmission admission;
@@ -54,7 +55,7 @@ public final class NormSender {
     private final TransmitLoop loop;
     private final FeedbackHandler feedback;
 
-    public NormSender(NormContext ctx, ParityEncoder parityEncoder) {
+    public NormSender(ProtocolContext ctx, ParityEncoder parityEncoder) {
         this.ctx = ctx;
         this.config = ctx.config();
         if (config.parity() > 0 && parityEncoder == null) {
@@ -152,7 +153,7 @@ public final class NormSender {
 
     /**
      * Asks the given receivers to acknowledge everything up to the last object enqueued so far (its last segment
-     * is the watermark). The result arrives through {@link org.fjm2.norm.session.NormListener#onAcknowledgementComplete}
+     * is the watermark). The result arrives through {@link org.fjm2.norm.api.NormListener#onAcknowledgementComplete}
      * once every node answered or the FLUSH repetitions (robust factor) ran out.
      */
     public void requestAcknowledgement(int... nodeIds) {

@@ -2,9 +2,9 @@ package org.fjm2.norm.sender;
 
 import java.util.function.BooleanSupplier;
 
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.Timer;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.protocol.ProtocolContext;
+import org.fjm2.norm.protocol.Timer;
 
 /**
  * When the sender probes the group round-trip time with NORM_CMD(CC): at once when data starts flowing, then at an
@@ -13,7 +13,7 @@ import org.fjm2.norm.session.Timer;
  */
 final class ProbeSchedule {
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final BooleanSupplier idle;
     private final Timer probeTimer;
@@ -22,7 +22,7 @@ final class ProbeSchedule {
     private long intervalNanos;
 
     /** {@code idle} tells whether the sender has nothing to transmit. */
-    ProbeSchedule(NormContext ctx, BooleanSupplier idle) {
+    ProbeSchedule(ProtocolContext ctx, BooleanSupplier idle) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.idle = idle;

@@ -1,12 +1,12 @@
 package org.fjm2.norm.sender;
 
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
 import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.RepairRequestReader;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.Timer;
+import org.fjm2.norm.protocol.ProtocolContext;
+import org.fjm2.norm.protocol.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +21,7 @@ final class RepairScheduler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RepairScheduler.class);
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final TxWindow window;
     private final GrttEstimator grtt;
@@ -41,7 +41,7 @@ final class RepairScheduler {
     private int erasureBlock = -1;
     private int erasures;
 
-    RepairScheduler(NormContext ctx, TxWindow window, GrttEstimator grtt) {
+    RepairScheduler(ProtocolContext ctx, TxWindow window, GrttEstimator grtt) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.window = window;

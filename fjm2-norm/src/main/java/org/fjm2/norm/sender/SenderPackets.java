@@ -3,14 +3,15 @@ package org.fjm2.norm.sender;
 import java.util.List;
 
 import io.netty.buffer.ByteBuf;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
 import org.fjm2.norm.codec.CommandFlyweight;
 import org.fjm2.norm.codec.HeaderExtensions;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
 import org.fjm2.norm.codec.Quantizer;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
+import org.fjm2.norm.fec.ParityEncoder;
+import org.fjm2.norm.protocol.ProtocolContext;
 
 /**
  * Builds the sender's datagrams — NORM_DATA (source and parity symbols), NORM_INFO and NORM_CMD (CC, SQUELCH,
@@ -26,7 +27,7 @@ final class SenderPackets {
     static final int FEC_ID = NormWire.FEC_RS8;
     static final int FEC_M = 8;
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final int instanceId;
     private final GrttEstimator grtt;
@@ -37,7 +38,7 @@ final class SenderPackets {
     private final CommandFlyweight command = new CommandFlyweight();
     private int ccSequence;
 
-    SenderPackets(NormContext ctx, int instanceId, GrttEstimator grtt, ParityEncoder parityEncoder) {
+    SenderPackets(ProtocolContext ctx, int instanceId, GrttEstimator grtt, ParityEncoder parityEncoder) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.instanceId = instanceId;

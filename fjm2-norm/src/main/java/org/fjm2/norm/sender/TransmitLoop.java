@@ -1,9 +1,9 @@
 package org.fjm2.norm.sender;
 
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.protocol.ProtocolContext;
 import org.fjm2.norm.sender.TxQueues.Submission;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.NormCounters.Counter;
 
 /**
  * The sender's transmit loop: on each pass, sends what is due — probes, squelches, EOT, FLUSH, then data in
@@ -20,7 +20,7 @@ final class TransmitLoop {
      */
     static final int TRANSMIT_BURST_BYTES = 512 * 1024;
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final SenderState state;
     private final TxQueues queues;
@@ -32,7 +32,7 @@ final class TransmitLoop {
     private final Acknowledgements acks;
     private final WatermarkRounds rounds;
 
-    TransmitLoop(NormContext ctx, SenderState state, TxQueues queues, TxWindow window, SenderPackets packets,
+    TransmitLoop(ProtocolContext ctx, SenderState state, TxQueues queues, TxWindow window, SenderPackets packets,
                  RateController rate, ProbeSchedule probes, CacheEviction eviction, Acknowledgements acks,
                  WatermarkRounds rounds) {
         this.ctx = ctx;

@@ -5,10 +5,10 @@ import java.util.Queue;
 import java.util.function.BooleanSupplier;
 
 import io.netty.util.internal.PlatformDependent;
-import org.fjm2.norm.session.AckResult;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormContext;
-import org.fjm2.norm.session.Timer;
+import org.fjm2.norm.api.AckResult;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.protocol.ProtocolContext;
+import org.fjm2.norm.protocol.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +36,7 @@ final class WatermarkRounds {
      */
     static final long IDLE_FLUSH_INTERVAL_NANOS = 1_000_000_000L;
 
-    private final NormContext ctx;
+    private final ProtocolContext ctx;
     private final NormConfig config;
     private final SenderState state;
     private final Acknowledgements acks;
@@ -60,7 +60,7 @@ final class WatermarkRounds {
     record UserRequest(long ticket, int[] nodeIds) {
     }
 
-    WatermarkRounds(NormContext ctx, SenderState state, Acknowledgements acks, TxWindow window, TxQueues queues,
+    WatermarkRounds(ProtocolContext ctx, SenderState state, Acknowledgements acks, TxWindow window, TxQueues queues,
                     TxAdmission admission, GrttEstimator grtt, RateController rate, SenderPackets packets,
                     CacheEviction eviction, BooleanSupplier transmitPending) {
         this.ctx = ctx;

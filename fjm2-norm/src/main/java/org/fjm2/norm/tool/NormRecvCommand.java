@@ -13,11 +13,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormListener;
+import org.fjm2.norm.api.RemoteSenderInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -79,7 +79,7 @@ public final class NormRecvCommand implements Callable<Integer> {
         if (!Files.isWritable(out)) {
             throw new IllegalArgumentException("--out: directory is not writable: " + out);
         }
-        NormConfig config = session.builder(false).maxObjectSize(maxSize)
+        NormConfig config = session.builder().maxObjectSize(maxSize)
                 .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, maxSize))
                 .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, maxSize)).build();
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -101,7 +101,8 @@ public final class NormRecvCommand implements Callable<Integer> {
         int lost = 0;
         long bytes = 0;
         long start = System.nanoTime();
-        try (NormSession norm = NormSession.open(config, listener)) {
+        try (NormSession norm = NormSession.open(config, listener, java.util.concurrent.ThreadLocalRandom.current().nextLong(),
+                session.transports(false))) {
             if (!quiet) {
                 stderr.printf("listening on %s (node %s)%n", session.group, Integer.toUnsignedString(norm.nodeId()));
             }

@@ -1,6 +1,5 @@
 package org.fjm2.norm.tool;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,10 +15,10 @@ import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import org.fjm2.norm.session.AckResult;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.AckResult;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormListener;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -95,7 +94,7 @@ public final class NormSendCommand implements Callable<Integer> {
             largest = Math.max(largest, size);
             total += size;
         }
-        NormConfig.Builder builder = session.builder(true).txRate(rateBps).maxObjectSize((int) largest)
+        NormConfig.Builder builder = session.builder().txRate(rateBps).maxObjectSize((int) largest)
                 .txCacheObjects(cacheObjects)
                 .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, largest))
                 .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, largest));
@@ -115,7 +114,8 @@ public final class NormSendCommand implements Callable<Integer> {
             }
         };
         Progress progress = new Progress(err, quiet, total);
-        try (NormSession norm = NormSession.open(config, listener)) {
+        try (NormSession norm = NormSession.open(config, listener, java.util.concurrent.ThreadLocalRandom.current().nextLong(),
+                session.transports(true))) {
             long[] tickets = new long[files.size()];
             for (int i = 0; i < files.size(); i++) {
                 Path file = files.get(i);
@@ -126,7 +126,7 @@ public final class NormSendCommand implements Callable<Integer> {
                     info.release();
                     throw new IllegalArgumentException("FILE: name of " + file + " does not fit in one segment");
                 }
-                long ticket = norm.sender().enqueue(Unpooled.wrappedBuffer(content), info, 4,
+                long ticket = norm.enqueue(Unpooled.wrappedBuffer(content), info, 4,
                         remaining(deadline), TimeUnit.NANOSECONDS);
                 if (ticket < 0) {
                     err.println("fjm2 norm send: timed out while queueing " + file);
@@ -148,7 +148,7 @@ public final class NormSendCommand implements Callable<Integer> {
                 return 0;
             }
             int[] nodes = ackNodes.stream().mapToInt(Long::intValue).toArray();
-            norm.sender().requestAcknowledgement(nodes);
+            norm.requestAcknowledgement(nodes);
             AckResult result;
             try {
                 result = ackResult.get(remaining(deadline), TimeUnit.NANOSECONDS);

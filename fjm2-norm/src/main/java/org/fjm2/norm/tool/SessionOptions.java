@@ -2,8 +2,11 @@ package org.fjm2.norm.tool;
 
 import java.time.Duration;
 
-import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.transport.DatagramTransport;
 import org.fjm2.norm.transport.LossInjector;
+import org.fjm2.norm.transport.LossyTransport;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine.Option;
 
 /** Options every {@code fjm2 norm} command shares: where the group is and how the session behaves. */
@@ -43,9 +46,9 @@ public final class SessionOptions {
             defaultValue = "0")
     int autoParity;
 
-    @Option(names = "--loss", paramLabel = "PCT",
-            description = "Inject this percentage of random packet loss (testing repair). Default: none.")
-    Double lossPercent;
+    @Option(names = "--loss", paramLabel = "LOSS",
+            description = "Inject seeded random packet loss, e.g. 10% or 0.1 (testing repair). Default: none.")
+    String loss;
 
     @Option(names = "--seed", paramLabel = "S", description = "Seed of the injected loss. Default: ${DEFAULT-VALUE}.",
             defaultValue = "1")
@@ -76,8 +79,8 @@ public final class SessionOptions {
         }
     }
 
-    /** A config builder from the options; {@code sending} decides which side the loss applies to. */
-    NormConfig.Builder builder(boolean sending) {
+    /** A config builder from the options. */
+    NormConfig.Builder builder() {
         NormConfig.Builder b = NormConfig.builder(host(), port())
                 .interfaceName(interfaceName)
                 .ttl(ttl)
@@ -96,47 +99,24 @@ public final class SessionOptions {
             }
             b.nodeId((int) (long) nodeId);
         }
-        if (lossPercent != null) {
-            if (lossPercent < 0 || lossPercent > 100) {
-                throw new IllegalArgumentException("--loss: must be 0..100, got " + lossPercent);
-            }
-            LossInjector loss = LossInjector.random(lossPercent / 100.0, seed);
-            if (sending) {
-                b.txLoss(loss);
-            } else {
-                b.rxLoss(loss);
-            }
-        }
         return b;
     }
 
-    /** Parses a rate such as 64k, 100m, 1.5g or 250000 (bits per second). */
+    /** The session's transports: sockets, with the injected loss on the sending or the receiving side. */
+    DatagramTransport.Factory transports(boolean sending) {
+        if (loss == null) {
+            return DatagramTransport.Factory.SOCKETS;
+        }
+        LossInjector injected = LossInjector.random(Quantities.loss("--loss", loss), seed);
+        return sending ? LossyTransport.around(null, injected) : LossyTransport.around(injected, null);
+    }
+
+    /** Parses a rate in bit/s in the common grammar (64k, 100m, 100mbit, 1g), at least 8 kbit/s. */
     static long parseRate(String text) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
-        double factor = 1;
-        if (t.endsWith("bps")) {
-            t = t.substring(0, t.length() - 3);
-        } else if (t.endsWith("bit")) {
-            t = t.substring(0, t.length() - 3);
+        long rate = Quantities.rate("--rate", text);
+        if (rate < 8000) {
+            throw new IllegalArgumentException("--rate: must be at least 8k bit/s, got '" + text + "'");
         }
-        if (t.endsWith("k")) {
-            factor = 1e3;
-        } else if (t.endsWith("m")) {
-            factor = 1e6;
-        } else if (t.endsWith("g")) {
-            factor = 1e9;
-        }
-        if (factor != 1) {
-            t = t.substring(0, t.length() - 1);
-        }
-        try {
-            double value = Double.parseDouble(t) * factor;
-            if (!(value >= 8000)) {
-                throw new IllegalArgumentException("--rate: must be at least 8k bit/s, got '" + text + "'");
-            }
-            return (long) value;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--rate: not a rate: '" + text + "' (examples: 64k, 100m, 1g)");
-        }
+        return rate;
     }
 }

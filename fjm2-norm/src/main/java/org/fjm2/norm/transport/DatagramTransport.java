@@ -6,7 +6,7 @@ import java.net.InetSocketAddress;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
-import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.api.NormConfig;
 
 /**
  * The sockets of one NORM session on one event loop: the group socket (everything sent to group:port), the
@@ -25,6 +25,10 @@ public interface DatagramTransport extends AutoCloseable {
 
         /** The transmit socket can take writes again after being full. */
         void onWritable();
+
+        /** A test layer ({@link LossyTransport}) pretended to lose a datagram on the way in or out. */
+        default void onInjectedLoss(boolean receiving) {
+        }
     }
 
     /** Which implementation: "epoll" / "nio" (Netty datagram channels) or "jdk" (allocation-free JDK channels). */

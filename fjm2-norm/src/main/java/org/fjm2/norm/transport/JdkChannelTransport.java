@@ -28,7 +28,7 @@ import io.netty.channel.nio.NioIoHandle;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.nio.NioIoOps;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.api.NormConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -31,7 +31,7 @@ import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.api.NormConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

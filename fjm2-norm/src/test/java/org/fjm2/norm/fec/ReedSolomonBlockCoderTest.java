@@ -57,8 +57,8 @@ class ReedSolomonBlockCoderTest {
                     }
                     final int e = partition.segmentSize();
                     final long base = partition.blockOffset(block);
-                    org.fjm2.norm.receiver.BlockDecoder.SourceSymbols source =
-                            new org.fjm2.norm.receiver.BlockDecoder.SourceSymbols() {
+                    org.fjm2.norm.fec.BlockDecoder.SourceSymbols source =
+                            new org.fjm2.norm.fec.BlockDecoder.SourceSymbols() {
                                 @Override
                                 public boolean has(int s) {
                                     return present[s];

@@ -10,14 +10,14 @@ import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.TestGroups;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.codec.Fti;
 import org.fjm2.norm.codec.HeaderExtensions;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
 import org.fjm2.norm.object.BlockPartition;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.TestGroups;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,9 +44,9 @@ class Fjm2WireFormatTest {
             NormConfig config = group.toBuilder().nodeId(SENDER).segmentSize(SEGMENT).blockSize(BLOCK).parity(parity)
                     .autoParity(parity > 0 ? 1 : 0).build();
             try (NormSession tx = NormSession.open(config, null, 1)) {
-                tx.sender().enqueue(Unpooled.wrappedBuffer(new byte[NAMED_SIZE]),
+                tx.enqueue(Unpooled.wrappedBuffer(new byte[NAMED_SIZE]),
                         Unpooled.copiedBuffer("named.bin", StandardCharsets.US_ASCII), 4, 5, TimeUnit.SECONDS);
-                tx.sender().enqueue(Unpooled.wrappedBuffer(new byte[UNNAMED_SIZE]), null, 4, 5, TimeUnit.SECONDS);
+                tx.enqueue(Unpooled.wrappedBuffer(new byte[UNNAMED_SIZE]), null, 4, 5, TimeUnit.SECONDS);
                 assertThat(tx.awaitFlushed(Duration.ofSeconds(10))).isTrue();
             }
             capture.awaitQuiet(Duration.ofMillis(200), Duration.ofSeconds(5));

@@ -13,13 +13,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 
 import io.netty.buffer.Unpooled;
-import org.fjm2.norm.session.AckResult;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.ObjectCollector;
-import org.fjm2.norm.session.TestGroups;
-import org.fjm2.norm.session.TestObjects;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.ObjectCollector;
+import org.fjm2.norm.TestGroups;
+import org.fjm2.norm.TestObjects;
+import org.fjm2.norm.api.AckResult;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormListener;
 
 /**
  * The objects and settings every NRL interop test shares: the issue's 500 objects of 1 KB..256 KB (sizes spread
@@ -97,7 +97,7 @@ final class InteropWorkload {
     /** Enqueues the run's objects (peer contents, NORM_INFO names) on an fjm2 sender. */
     static void enqueueAll(NormSession sender, long seed, int[] sizes) throws InterruptedException {
         for (int i = 0; i < sizes.length; i++) {
-            long ticket = sender.sender().enqueue(Unpooled.wrappedBuffer(NrlPeer.objectContent(seed, i, sizes[i])),
+            long ticket = sender.enqueue(Unpooled.wrappedBuffer(NrlPeer.objectContent(seed, i, sizes[i])),
                     Unpooled.copiedBuffer(infoName(i), StandardCharsets.US_ASCII), 4, RUN_TIMEOUT.toSeconds(),
                     TimeUnit.SECONDS);
             assertThat(ticket).as("object %d admitted before the timeout", i).isGreaterThanOrEqualTo(0);

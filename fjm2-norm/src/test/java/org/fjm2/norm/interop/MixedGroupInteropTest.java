@@ -12,14 +12,15 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.fjm2.norm.session.AckResult;
-import org.fjm2.norm.session.LossPredicates;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.ObjectCollector;
+import org.fjm2.norm.LossPredicates;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.ObjectCollector;
+import org.fjm2.norm.api.AckResult;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.NormListener;
 import org.fjm2.norm.transport.LossInjector;
+import org.fjm2.norm.transport.LossyTransport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -52,8 +53,8 @@ class MixedGroupInteropTest {
                 long lossSeed = seed * 10 + i;
                 // loss of data only: each receiver's own seeded pattern, independent of the others
                 LossInjector loss = LossInjector.random(LOSS_PERCENT / 100.0, lossSeed, LossPredicates::isData);
-                receivers.add(NormSession.open(InteropWorkload.fjm2Node(group, FJM2_RECEIVERS[i], 0).rxLoss(loss)
-                        .build(), collector, lossSeed));
+                receivers.add(NormSession.open(InteropWorkload.fjm2Node(group, FJM2_RECEIVERS[i], 0).build(),
+                        collector, lossSeed, LossyTransport.around(loss, null)));
                 collected.add(collector);
             }
             nrl.awaitEvent("READY", Duration.ofSeconds(10));
@@ -61,7 +62,7 @@ class MixedGroupInteropTest {
                     .txCacheObjects(InteropWorkload.NRL_RECEIVER_WINDOW).build();
             try (NormSession tx = NormSession.open(config, senderListener, seed)) {
                 InteropWorkload.enqueueAll(tx, seed, sizes);
-                tx.sender().requestAcknowledgement(NRL_RECEIVER, FJM2_RECEIVERS[0], FJM2_RECEIVERS[1]);
+                tx.requestAcknowledgement(NRL_RECEIVER, FJM2_RECEIVERS[0], FJM2_RECEIVERS[1]);
                 for (int i = 0; i < FJM2_RECEIVERS.length; i++) {
                     assertThat(collected.get(i).await(OBJECTS, RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
                             .as("fjm2 receiver %d (loss seed %d): %s; sender %s", FJM2_RECEIVERS[i], seed * 10 + i,

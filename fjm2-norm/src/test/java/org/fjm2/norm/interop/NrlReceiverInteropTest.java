@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.fjm2.norm.session.AckResult;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.AckResult;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.NormListener;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -44,7 +44,7 @@ class NrlReceiverInteropTest {
                     .txCacheObjects(InteropWorkload.NRL_RECEIVER_WINDOW).build();
             try (NormSession tx = NormSession.open(config, listener, seed)) {
                 InteropWorkload.enqueueAll(tx, seed, sizes);
-                tx.sender().requestAcknowledgement(NRL_NODE);
+                tx.requestAcknowledgement(NRL_NODE);
                 AckResult result = acknowledged.get(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
                 assertThat(result.acknowledged()).as("watermark acknowledgement; sender %s%s", tx.counters(),
                         rx.describe()).isEqualTo(Map.of(NRL_NODE, true));

@@ -11,14 +11,15 @@ import java.util.function.Predicate;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.ObjectCollector;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
 import org.fjm2.norm.codec.RepairRequestReader;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.ObjectCollector;
 import org.fjm2.norm.transport.LossInjector;
+import org.fjm2.norm.transport.LossyTransport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,8 +46,8 @@ class NrlRepairRequestFormsTest {
         LossInjector plan = LossInjector.matching(new FirstTransmissionLoss());
         Set<String> forms = new TreeSet<>();
         try (MulticastCapture capture = MulticastCapture.open(group.group().getHostAddress(), group.port());
-             NormSession rx = NormSession.open(InteropWorkload.fjm2Node(group, RECEIVER, 0).rxLoss(plan).build(),
-                     received, SEED)) {
+             NormSession rx = NormSession.open(InteropWorkload.fjm2Node(group, RECEIVER, 0).build(),
+                     received, SEED, LossyTransport.around(plan, null))) {
             String sizes = String.join(",", java.util.Collections.nCopies(OBJECTS, Integer.toString(SIZE)));
             try (NrlPeer tx = NrlPeer.sender(group.group().getHostAddress(), group.port()).option("--id", 10)
                     .option("--sizes", sizes).option("--seed", SEED).flag("--info").option("--segment", SEGMENT)

@@ -8,10 +8,10 @@ import static org.fjm2.norm.interop.InteropWorkload.RUN_TIMEOUT;
 
 import java.util.concurrent.TimeUnit;
 
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.ObjectCollector;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.ObjectCollector;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

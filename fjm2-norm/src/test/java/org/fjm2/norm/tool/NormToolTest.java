@@ -12,8 +12,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.TestGroups;
+import org.fjm2.norm.TestGroups;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -42,10 +43,12 @@ class NormToolTest {
         CompletableFuture<Integer> recv = CompletableFuture.supplyAsync(() -> {
             NormRecvCommand cmd = new NormRecvCommand();
             cmd.stdout = new PrintStream(recvOut, true);
+            cmd.stderr = new PrintStream(recvOut, true);
             return new CommandLine(cmd).execute("--group", groupArg, "--interface", "lo", "--out", out.toString(),
-                    "--count", "5", "--timeout", "60", "--loss", "10", "--seed", "5", "--node-id", "77", "--grtt", "0.002");
+                    "--count", "5", "--timeout", "60", "--loss", "10%", "--seed", "5", "--node-id", "77", "--grtt", "0.002");
         });
-        Thread.sleep(500);      // let the receiver join before the first object
+        assertThat(Await.until(() -> recvOut.toString().contains("listening on"), java.time.Duration.ofSeconds(10)))
+                .as("the receiver joined before the first object: %s", recvOut).isTrue();
         NormSendCommand send = new NormSendCommand();
         ByteArrayOutputStream sendOut = new ByteArrayOutputStream();
         send.out = new PrintStream(sendOut, true);

@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import org.fjm2.norm.TestGroups;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.interop.NrlPeer;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.TestGroups;
+import org.fjm2.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -123,10 +124,7 @@ class NrlCommandLineInteropTest {
 
     /** Waits until {@code fjm2 norm recv} has joined (it prints "listening on" first). */
     private static void awaitListening(ByteArrayOutputStream output) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!output.toString().contains("listening on") && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.until(() -> output.toString().contains("listening on"), java.time.Duration.ofSeconds(10));
         assertThat(output.toString()).contains("listening on");
     }
 }

@@ -1,5 +1,7 @@
 package org.fjm2.testkit.linkem;
 
+import org.fjm2.util.Quantities;
+
 /**
  * A snapshot of one direction's counters. Packets are datagrams in UDP and multicast modes and read chunks in TCP
  * mode. {@code packetsOut} includes duplicates, so {@code packetsIn - dropped() + duplicated - packetsOut} is

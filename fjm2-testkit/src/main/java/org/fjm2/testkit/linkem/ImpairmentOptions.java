@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.BiConsumer;
 
-import picocli.CommandLine;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /**
  * The impairment options of {@code linkem}, declared once and added to the command twice: {@code --NAME} for the
@@ -28,22 +29,22 @@ public final class ImpairmentOptions implements CommandLine.IModelTransformer {
 
     static final List<Impairment> IMPAIRMENTS = List.of(
             new Impairment("rate", "RATE", "Bottleneck rate in bits/s, e.g. 100mbit, 512kbit (default: unlimited).",
-                    (b, v) -> b.rate(Quantities.parseRate(v))),
+                    (b, v) -> b.rate(Quantities.rate("rate", v))),
             new Impairment("queue", "SIZE", "Bytes that may wait for the rate limiter before drops, e.g. 64k (default: "
                     + Quantities.formatBytes(LinkProfile.DEFAULT_QUEUE_BYTES) + ").",
                     (b, v) -> b.queueLimit(intBytes(v))),
             new Impairment("burst", "SIZE", "Bytes allowed back to back above the rate (default: 0, strict pacing).",
                     (b, v) -> b.burst(intBytes(v))),
             new Impairment("delay", "DURATION", "Fixed one-way delay, e.g. 50ms.",
-                    (b, v) -> b.delay(Quantities.parseDuration(v))),
+                    (b, v) -> b.delay(Quantities.duration("duration", v))),
             new Impairment("jitter", "DURATION", "Delay variation: half-width (uniform) or standard deviation (normal).",
-                    (b, v) -> b.jitter(Quantities.parseDuration(v))),
+                    (b, v) -> b.jitter(Quantities.duration("duration", v))),
             new Impairment("jitter-distribution", "uniform|normal", "How jitter is drawn (default: uniform).",
                     (b, v) -> b.jitterDistribution(distribution(v))),
             new Impairment("jitter-reorders", "", "Let jitter reorder packets (default: departures stay in order).",
                     (b, v) -> b.jitterMayReorder(true)),
             new Impairment("loss", "PROB", "Random loss, e.g. 1% or 0.01.",
-                    (b, v) -> b.loss(Quantities.parseProbability(v))),
+                    (b, v) -> b.loss(Quantities.loss("probability", v))),
             new Impairment("ge", "P,R,LOSSGOOD,LOSSBAD", "Gilbert-Elliott burst loss: p good->bad, r bad->good, loss in"
                     + " the good and the bad state, e.g. 1%,30%,0,100% (mean burst 1/r packets).",
                     (b, v) -> b.burstLoss(gilbertElliott(v))),
@@ -51,7 +52,7 @@ public final class ImpairmentOptions implements CommandLine.IModelTransformer {
                     + Quantities.formatDuration(LinkProfile.DEFAULT_REORDER_DELAY) + ") so later ones overtake it, e.g. 1%,10ms.",
                     ImpairmentOptions::reorder),
             new Impairment("duplicate", "PROB", "Deliver a packet twice, e.g. 0.1%.",
-                    (b, v) -> b.duplicate(Quantities.parseProbability(v))),
+                    (b, v) -> b.duplicate(Quantities.loss("probability", v))),
             new Impairment("updown", "UP/DOWN[@OFFSET]", "Link up for UP then down for DOWN, repeated, starting after"
                     + " OFFSET, e.g. 4s/2s or 4s/2s@1s. Datagrams are dropped while down, TCP bytes held.",
                     (b, v) -> b.upDown(upDown(v))));
@@ -124,7 +125,7 @@ public final class ImpairmentOptions implements CommandLine.IModelTransformer {
     }
 
     private static int intBytes(String text) {
-        long bytes = Quantities.parseBytes(text);
+        long bytes = Quantities.bytes("size", text);
         if (bytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("size '" + text + "' is too large (at most 2g)");
         }
@@ -144,8 +145,8 @@ public final class ImpairmentOptions implements CommandLine.IModelTransformer {
         if (parts.length != 4) {
             throw new IllegalArgumentException("'" + text + "' needs four values p,r,lossGood,lossBad, e.g. 1%,30%,0,100%");
         }
-        return new GilbertElliott(Quantities.parseProbability(parts[0]), Quantities.parseProbability(parts[1]),
-                Quantities.parseProbability(parts[2]), Quantities.parseProbability(parts[3]));
+        return new GilbertElliott(Quantities.loss("probability", parts[0]), Quantities.loss("probability", parts[1]),
+                Quantities.loss("probability", parts[2]), Quantities.loss("probability", parts[3]));
     }
 
     private static void reorder(LinkProfile.Builder b, String text) {
@@ -153,8 +154,8 @@ public final class ImpairmentOptions implements CommandLine.IModelTransformer {
         if (parts.length > 2) {
             throw new IllegalArgumentException("'" + text + "' is not PROB[,DELAY], e.g. 1%,10ms");
         }
-        Duration delay = parts.length == 2 ? Quantities.parseDuration(parts[1]) : LinkProfile.DEFAULT_REORDER_DELAY;
-        b.reorder(Quantities.parseProbability(parts[0]), delay);
+        Duration delay = parts.length == 2 ? Quantities.duration("duration", parts[1]) : LinkProfile.DEFAULT_REORDER_DELAY;
+        b.reorder(Quantities.loss("probability", parts[0]), delay);
     }
 
     static UpDownSchedule upDown(String text) {
@@ -163,12 +164,12 @@ public final class ImpairmentOptions implements CommandLine.IModelTransformer {
         int at = text.indexOf('@');
         if (at >= 0) {
             schedule = text.substring(0, at);
-            offset = Quantities.parseDuration(text.substring(at + 1));
+            offset = Quantities.duration("duration", text.substring(at + 1));
         }
         String[] parts = schedule.split("/");
         if (parts.length != 2) {
             throw new IllegalArgumentException("'" + text + "' is not UP/DOWN[@OFFSET], e.g. 4s/2s or 4s/2s@1s");
         }
-        return new UpDownSchedule(Quantities.parseDuration(parts[0]), Quantities.parseDuration(parts[1]), offset);
+        return new UpDownSchedule(Quantities.duration("duration", parts[0]), Quantities.duration("duration", parts[1]), offset);
     }
 }

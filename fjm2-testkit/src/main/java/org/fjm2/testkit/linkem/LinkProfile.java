@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.fjm2.util.Quantities;
+
 /**
  * The impairments of one direction of an emulated link. Packets go through them in this order: the up/down
  * schedule (a down link drops at the door), the rate limiter's queue (serialisation at {@code rateBitsPerSecond}

@@ -7,12 +7,12 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.fjm2.util.Quantities;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code fjm2 linkem}: runs a {@link LinkEmulator} from the command line until interrupted (or for
@@ -167,7 +167,7 @@ public final class LinkemCommand implements Callable<Integer> {
 
     private Duration duration(String option, String value) {
         try {
-            return Quantities.parseDuration(value);
+            return Quantities.duration("duration", value);
         } catch (IllegalArgumentException e) {
             throw bad(option + ": " + e.getMessage());
         }

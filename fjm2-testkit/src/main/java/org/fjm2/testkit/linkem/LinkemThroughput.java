@@ -12,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import picocli.CommandLine;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Measures what the UDP relay sustains on this machine: a paced sender offers datagrams through a relay with a
@@ -58,8 +59,8 @@ public final class LinkemThroughput implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Result r = measure(Quantities.parseRate(rate), size, LinkProfile.builder().delay(Quantities.parseDuration(delay)).build(),
-                Quantities.parseDuration(duration));
+        Result r = measure(Quantities.rate("rate", rate), size, LinkProfile.builder().delay(Quantities.duration("duration", delay)).build(),
+                Quantities.duration("duration", duration));
         System.out.println(r);
         return 0;
     }

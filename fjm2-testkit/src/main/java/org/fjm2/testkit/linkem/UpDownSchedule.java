@@ -2,6 +2,8 @@ package org.fjm2.testkit.linkem;
 
 import java.time.Duration;
 
+import org.fjm2.util.Quantities;
+
 /**
  * A link that goes down and comes back on a fixed cycle: up for {@code up}, down for {@code down}, repeated for
  * ever, starting {@code startOffset} after the emulator starts (the link is up during the offset). While down,

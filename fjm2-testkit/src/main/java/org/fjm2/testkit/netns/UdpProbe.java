@@ -13,11 +13,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.fjm2.testkit.linkem.Endpoints;
-import org.fjm2.testkit.linkem.Quantities;
-
-import picocli.CommandLine;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * A tiny UDP sender and receiver for multi-host tests, run in a namespace with
@@ -61,7 +60,7 @@ public final class UdpProbe implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            long deadline = System.nanoTime() + Quantities.parseDuration(timeout).toNanos();
+            long deadline = System.nanoTime() + Quantities.duration("duration", timeout).toNanos();
             try (MulticastSocket socket = new MulticastSocket(port)) {
                 if (group != null) {
                     NetworkInterface nif = Endpoints.networkInterface(networkInterface);
@@ -112,7 +111,7 @@ public final class UdpProbe implements Runnable {
 
         @Override
         public Integer call() throws IOException, InterruptedException {
-            Duration gap = Quantities.parseDuration(interval);
+            Duration gap = Quantities.duration("duration", interval);
             int sent = 0;
             try (MulticastSocket socket = new MulticastSocket()) {
                 socket.setTimeToLive(ttl);

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.fjm2.util.Quantities;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -12,8 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.TestGroups;
+
+import org.fjm2.norm.TestGroups;
+import org.fjm2.norm.api.NormConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -7,8 +7,9 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.TestGroups;
+
+import org.fjm2.norm.TestGroups;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.tunnel.TunnelConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -9,13 +9,14 @@ import io.netty.buffer.ByteBuf;
 import org.fjm2.jms.transport.ObjectListener;
 import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.transport.TransportCounters;
-import org.fjm2.norm.session.LossReason;
-import org.fjm2.norm.session.NormConfig;
-import org.fjm2.norm.session.NormCounters;
-import org.fjm2.norm.session.NormCounters.Counter;
-import org.fjm2.norm.session.NormListener;
-import org.fjm2.norm.session.NormSession;
-import org.fjm2.norm.session.RemoteSenderInfo;
+import org.fjm2.norm.NormSession;
+import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.api.NormCounters;
+import org.fjm2.norm.api.NormListener;
+import org.fjm2.norm.api.RemoteSenderInfo;
+import org.fjm2.norm.transport.DatagramTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +36,12 @@ final class NormObjectTransport implements ObjectTransport {
     private volatile ObjectListener listener;
     private volatile boolean closed;
 
-    NormObjectTransport(NormConfig config, Duration closeLinger) throws IOException {
+    NormObjectTransport(NormConfig config, DatagramTransport.Factory transports, Duration closeLinger)
+            throws IOException {
         this.closeLinger = closeLinger;
         this.maxObjectSize = config.maxObjectSize();
-        this.session = NormSession.open(config, new Events());
+        this.session = NormSession.open(config, new Events(), java.util.concurrent.ThreadLocalRandom.current().nextLong(),
+                transports);
     }
 
     @Override
@@ -65,7 +68,7 @@ final class NormObjectTransport implements ObjectTransport {
             object.release();
             throw new IllegalStateException("transport is closed");
         }
-        return session.sender().enqueue(object, null, priority, timeout, unit) >= 0;
+        return session.enqueue(object, null, priority, timeout, unit) >= 0;
     }
 
     /**
@@ -74,7 +77,7 @@ final class NormObjectTransport implements ObjectTransport {
      */
     @Override
     public int pendingObjects() {
-        return session.sender().pendingObjects() + (session.sender().hasWaitingProducers() ? 1 : 0);
+        return session.pendingObjects() + (session.hasWaitingProducers() ? 1 : 0);
     }
 
     @Override

@@ -11,10 +11,13 @@ import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.transport.ObjectTransportFactory;
 import org.fjm2.jms.transport.ParameterValues;
 import org.fjm2.jms.transport.TransportParameter;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.security.GroupKey;
 import org.fjm2.norm.security.PacketProtection;
-import org.fjm2.norm.session.NormConfig;
+import org.fjm2.norm.transport.DatagramTransport;
 import org.fjm2.norm.transport.LossInjector;
+import org.fjm2.norm.transport.LossyTransport;
+import org.fjm2.util.Quantities;
 
 /**
  * {@code norm://GROUP:PORT?interface=IF&...}: JMS over NORM reliable multicast (fjm2-norm). Every NORM setting is
@@ -67,8 +70,8 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("closeLinger", seconds(DEFAULT_CLOSE_LINGER), "Seconds close() waits for queued messages to go out."),
             p("security", "none", "Group security of every datagram: none, authenticate (HMAC) or seal (AES-GCM)."),
             p("keyFile", "", "File with the group key (>= 32 bytes, raw or hex; owner-only permissions)."),
-            p("rxLoss", "0", "Testing aid: fraction (0..1) of received datagrams to drop, seeded by lossSeed."),
-            p("txLoss", "0", "Testing aid: fraction (0..1) of sent datagrams to drop, seeded by lossSeed."),
+            p("rxLoss", "0", "Testing aid: loss of received datagrams (5% or 0.05), seeded by lossSeed."),
+            p("txLoss", "0", "Testing aid: loss of sent datagrams (5% or 0.05), seeded by lossSeed."),
             p("lossSeed", "1", "Seed of the injected loss."));
 
     private static TransportParameter p(String name, Object dflt, String description) {
@@ -97,11 +100,11 @@ public final class NormTransportFactory implements ObjectTransportFactory {
     @Override
     public ObjectTransport create(URI uri, Map<String, String> parameters) throws IOException {
         Settings settings = config(uri, parameters);
-        return new NormObjectTransport(settings.config(), settings.closeLinger());
+        return new NormObjectTransport(settings.config(), settings.transports(), settings.closeLinger());
     }
 
     /** The engine configuration and transport settings a URL describes. */
-    record Settings(NormConfig config, Duration closeLinger) {
+    record Settings(NormConfig config, DatagramTransport.Factory transports, Duration closeLinger) {
     }
 
     static Settings config(URI uri, Map<String, String> p) {
@@ -163,14 +166,11 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.sendBuffer(ParameterValues.intValue(p, "sendBuffer", NormConfig.DEFAULT_SEND_BUFFER, 1, Integer.MAX_VALUE));
         b.transport(p.getOrDefault("netTransport", "auto"));
         long seed = ParameterValues.longValue(p, "lossSeed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
-        double rxLoss = ParameterValues.doubleValue(p, "rxLoss", 0, 0, 1);
-        double txLoss = ParameterValues.doubleValue(p, "txLoss", 0, 0, 1);
-        if (rxLoss > 0) {
-            b.rxLoss(LossInjector.random(rxLoss, seed));
-        }
-        if (txLoss > 0) {
-            b.txLoss(LossInjector.random(txLoss, seed ^ 0x5DEECE66DL));
-        }
+        double rxLoss = Quantities.loss("rxLoss", p.getOrDefault("rxLoss", "0"));
+        double txLoss = Quantities.loss("txLoss", p.getOrDefault("txLoss", "0"));
+        DatagramTransport.Factory transports = LossyTransport.around(
+                rxLoss > 0 ? LossInjector.random(rxLoss, seed) : LossInjector.NONE,
+                txLoss > 0 ? LossInjector.random(txLoss, seed ^ 0x5DEECE66DL) : LossInjector.NONE);
         String security = p.getOrDefault("security", "none").toLowerCase(Locale.ROOT);
         String keyFile = p.get("keyFile");
         if (!security.equals("none")) {
@@ -197,31 +197,28 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             b.segmentSize(NormConfig.segmentSizeForInterface(nif, PacketProtection.overhead(b.protectionMode())));
         }
         Duration linger = duration(p, "closeLinger", DEFAULT_CLOSE_LINGER);
-        return new Settings(b.build(), linger);
+        return new Settings(b.build(), transports, linger);
     }
 
+    /** A duration parameter in the common grammar (500ms, 10s; a bare number is seconds), 0..1 day. */
     private static Duration duration(Map<String, String> p, String name, Duration dflt) {
-        double seconds = ParameterValues.doubleValue(p, name, dflt.toMillis() / 1000.0, 0, 86400);
-        return Duration.ofNanos((long) (seconds * 1e9));
+        String text = p.get(name);
+        if (text == null || text.isEmpty()) {
+            return dflt;
+        }
+        Duration d = Quantities.duration(name, text);
+        if (d.compareTo(Duration.ofDays(1)) > 0) {
+            throw new IllegalArgumentException(name + ": must be at most a day, got '" + text + "'");
+        }
+        return d;
     }
 
-    /** A rate in bit/s: a number with an optional k, m or g suffix. */
+    /** A rate in bit/s in the common grammar (100m, 100mbit, 1g), 8 kbit/s..1 Tbit/s. */
     static long rate(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        double factor = 1;
-        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
-        if (last == 'k' || last == 'm' || last == 'g') {
-            factor = last == 'k' ? 1e3 : last == 'm' ? 1e6 : 1e9;
-            t = t.substring(0, t.length() - 1);
+        long rate = Quantities.rate("rate", text);
+        if (rate < 8000 || rate > 1_000_000_000_000L) {
+            throw new IllegalArgumentException("rate: must be 8k..1000g bit/s, got '" + text + "'");
         }
-        try {
-            double value = Double.parseDouble(t) * factor;
-            if (!(value >= 8000 && value <= 1e12)) {
-                throw new IllegalArgumentException("rate must be 8k..1000g bit/s, got '" + text + "'");
-            }
-            return (long) value;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("rate must be a number of bit/s such as 100m or 1g, got '" + text + "'");
-        }
+        return rate;
     }
 }

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.util.Map;
-import org.fjm2.norm.session.NormConfig;
+
+import org.fjm2.norm.api.NormConfig;
 import org.junit.jupiter.api.Test;
 
 /** How norm:// URL parameters become the engine's settings where a default is derived rather than fixed. */
