@@ -52,10 +52,19 @@ public final class SessionUnderFuzz implements AutoCloseable {
         this.loopThreadId = onLoop(() -> Thread.currentThread().getId());
     }
 
+    /**
+     * Overrides the receivers' maximum object size in a fuzzing session (bytes), so that the fuzzer explores past the
+     * known finding that a header alone makes a receiver allocate up to that size; never set in regression runs,
+     * which use the production limits.
+     */
+    public static final String EXPLORE_MAX_OBJECT_SIZE = "fjm2.fuzz.maxObjectSize";
+
     /** The configuration the targets use: defaults (production limits), a fixed node id, no sockets. */
     public static NormConfig.Builder config() {
-        return NormConfig.builder(InMemoryTransport.GROUP.getHostString(), InMemoryTransport.GROUP.getPort())
-                .nodeId(NODE_ID);
+        NormConfig.Builder builder = NormConfig.builder(InMemoryTransport.GROUP.getHostString(),
+                InMemoryTransport.GROUP.getPort()).nodeId(NODE_ID);
+        Integer exploreMaxObjectSize = Integer.getInteger(EXPLORE_MAX_OBJECT_SIZE);
+        return exploreMaxObjectSize == null ? builder : builder.maxObjectSize(exploreMaxObjectSize);
     }
 
     /** Opens a session with a fixed back-off seed whose listener reads every byte it is given. */
