@@ -137,6 +137,13 @@ public final class NormCorpusGenerator {
             flood.eotFrom(0x20000000 + i, 1);
         }
         seeds.add(new Seed("finding_eot_from_2000_source_ids", flood));
+        // Known finding: each new source id costs its remote sender state up front (about 70 KB, the receive window's
+        // slots), so 64 EOTs of 16 bytes from distinct ids allocate some 4.5 MB.
+        NormSeedWriter few = new NormSeedWriter();
+        for (int i = 0; i < 64; i++) {
+            few.eotFrom(0x21000000 + i, 1);
+        }
+        seeds.add(new Seed("finding_eot_from_64_source_ids", few));
         return seeds;
     }
 
@@ -254,8 +261,8 @@ public final class NormCorpusGenerator {
         seeds.add(new Seed("feedback_for_another_instance", new NormSeedWriter()
                 .nack(B, 77, LOCAL, 0, 0, new Request(1, NormWire.REPAIR_SEGMENT, RS8, new int[][] {{1, 0, 0, 0}}))
                 .ack(B, 77, LOCAL, NormWire.ACK_FLUSH, 1, false, RS8, 2, 9, 15)));
-        // Finding candidate: feedback from ever new receiver ids (each one tracked by flow control).
-        seeds.add(new Seed("feedback_from_2000_receiver_ids", manyReceivers()));
+        // Finding: feedback from ever new receiver ids; the sender tracks each one for flow control, without a cap.
+        seeds.add(new Seed("finding_feedback_from_2000_receiver_ids", manyReceivers()));
         return seeds;
     }
 
