@@ -8,7 +8,8 @@ import java.nio.file.Path;
 
 /**
  * Writes the seed corpus of FJM2-Admin's fuzz targets (run once by hand, files checked in):
- * {@code java -cp <fjm2-admin-war test classpath> org.fjm2.admin.AdminCorpusGenerator fjm2-admin-war/src/test/resources}.
+ * {@code java -cp <fjm2-admin-war test classpath> org.fjm2.admin.AdminCorpusGenerator
+ * fjm2-admin-war/src/test/resources}.
  */
 final class AdminCorpusGenerator {
 

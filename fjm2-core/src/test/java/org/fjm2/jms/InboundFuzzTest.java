@@ -58,7 +58,8 @@ class InboundFuzzTest {
         Topic a = session.createTopic(JmsBatchSynth.TOPICS[0]);
         Topic b = session.createTopic(JmsBatchSynth.TOPICS[1]);
         subscriptions = new SubscriptionTable();
-        for (var consumer : List.of(session.createConsumer(a), session.createConsumer(a, "color = 'red' AND weight > 10"),
+        for (var consumer : List.of(session.createConsumer(a),
+                session.createConsumer(a, "color = 'red' AND weight > 10"),
                 session.createConsumer(b, "JMSType = 'x' OR JMSPriority > 4 OR n IS NOT NULL"))) {
             CONSUMERS.add((Fjm2MessageConsumer) consumer);
             subscriptions.add((Fjm2MessageConsumer) consumer);

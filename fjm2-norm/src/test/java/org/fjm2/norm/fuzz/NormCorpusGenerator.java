@@ -189,7 +189,8 @@ public final class NormCorpusGenerator {
 
     private void protection() throws IOException {
         Path forged = root.resolve("org/fjm2/norm/security/PacketProtectionFuzzTestInputs/forgedDatagramsAreRejected");
-        Path roundTrip = root.resolve("org/fjm2/norm/security/PacketProtectionFuzzTestInputs/protectedPayloadsRoundTrip");
+        Path roundTrip = root.resolve(
+                "org/fjm2/norm/security/PacketProtectionFuzzTestInputs/protectedPayloadsRoundTrip");
         NormMessageSynth synth = new NormMessageSynth(0x0F0F0F01, 0x1234, 0);
         byte[] data = synth.messages(object(new NormSeedWriter(), A, 1, 40, -1, GRTT_1MS).toByteArray()).get(0);
         byte[] otherKey = new byte[32];

@@ -15,7 +15,8 @@ import org.fjm2.tunnel.security.TunnelKey;
 
 /**
  * Writes the seed corpus of fjm2-tunnel's fuzz targets (run once by hand, files checked in):
- * {@code java -cp <fjm2-tunnel test classpath> org.fjm2.tunnel.admin.TunnelCorpusGenerator fjm2-tunnel/src/test/resources}.
+ * {@code java -cp <fjm2-tunnel test classpath> org.fjm2.tunnel.admin.TunnelCorpusGenerator
+ * fjm2-tunnel/src/test/resources}.
  */
 final class TunnelCorpusGenerator {
 
