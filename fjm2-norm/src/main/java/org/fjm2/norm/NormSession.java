@@ -163,6 +163,11 @@ public final class NormSession implements AutoCloseable {
         return engine.seed();
     }
 
+    /** The NORM instance_id of this session's sender (a restarted node has a new one). */
+    public int instanceId() {
+        return engine.sender().instanceId();
+    }
+
     /** The UDP source port of this session's datagrams. */
     public int sourcePort() {
         return engine.sourcePort();

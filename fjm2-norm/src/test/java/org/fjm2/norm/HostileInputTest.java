@@ -78,6 +78,29 @@ class HostileInputTest {
         }
     }
 
+    /**
+     * The group socket is bound to the group address: a datagram sent by unicast to the group's port never reaches
+     * the session (before, with the socket bound to 0.0.0.0, anyone could reach it without joining the group).
+     */
+    @Test
+    void unicastToTheGroupPortDoesNotReachTheSession() throws Exception {
+        NormConfig base = TestGroups.fresh();
+        try (NormSession rx = NormSession.open(base.toBuilder().nodeId(131).build(), null, 1);
+             java.net.DatagramSocket unicast = new java.net.DatagramSocket()) {
+            long before = rx.counters().get(NormCounters.Counter.PACKETS_RECEIVED);
+            byte[] eot = io.netty.buffer.ByteBufUtil.getBytes(ForgedPackets.eot(7777));
+            for (int i = 0; i < 100; i++) {
+                unicast.send(new java.net.DatagramPacket(eot, eot.length,
+                        new java.net.InetSocketAddress("127.0.0.1", base.port())));
+            }
+            try (ForgedPackets multicast = new ForgedPackets(base)) {
+                multicast.send(ForgedPackets.eot(8888));     // a marker that does arrive, after the unicast ones
+            }
+            awaitReceived(rx, before, 1);
+            assertThat(rx.remoteSenderIds()).as("only the multicast sender is known").containsExactly(8888);
+        }
+    }
+
     /** Forged senders that never complete an object cannot crowd out the objects of a real one. */
     @Test
     void theReceiveBudgetGivesUpStalledObjectsBeforeProgressingOnes() throws Exception {

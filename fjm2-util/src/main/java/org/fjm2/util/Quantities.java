@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  *   <li><b>loss</b> (a probability): {@code 5%} or the fraction {@code 0.05}, in [0, 1].</li>
  * </ul>
  * Every parse error is an {@link IllegalArgumentException} whose message names the setting, the value and the
- * expected form.
+ * expected form: {@code <name> '<value>': <what is wrong>}.
  */
 public final class Quantities {
 
@@ -32,7 +32,7 @@ public final class Quantities {
         Matcher m = match(name, text, "a rate in bit/s such as 64k, 100m, 100mbit or 1g");
         String raw = m.group(2);
         if (raw.contains("B")) {
-            throw new IllegalArgumentException(name + ": '" + text + "' is in bytes per second; write bits per second "
+            throw new IllegalArgumentException(name + " '" + text + "' is in bytes per second; write bits per second "
                     + "(100m, 100mbit or 100Mbps)");
         }
         String unit = raw.toLowerCase(Locale.ROOT);
@@ -47,7 +47,7 @@ public final class Quantities {
             case "k", "kbit", "kb" -> 1e3;
             case "m", "mbit", "mb" -> 1e6;
             case "g", "gbit", "gb" -> 1e9;
-            default -> throw new IllegalArgumentException(name + ": '" + text + "': unknown unit '" + raw
+            default -> throw new IllegalArgumentException(name + " '" + text + "': unknown unit '" + raw
                     + "' (write 64k, 100m, 100mbit or 1g)");
         };
         return Math.round(number(m) * multiplier);
@@ -62,7 +62,7 @@ public final class Quantities {
             case "k", "kb", "kib" -> 1L << 10;
             case "m", "mb", "mib" -> 1L << 20;
             case "g", "gb", "gib" -> 1L << 30;
-            default -> throw new IllegalArgumentException(name + ": '" + text + "': unknown unit '" + m.group(2)
+            default -> throw new IllegalArgumentException(name + " '" + text + "': unknown unit '" + m.group(2)
                     + "' (write 1400, 64k, 8MiB or 1g)");
         };
         return Math.round(number(m) * multiplier);
@@ -79,7 +79,7 @@ public final class Quantities {
             case "", "s", "sec" -> 1e9;
             case "min", "m" -> 60e9;
             case "h" -> 3600e9;
-            default -> throw new IllegalArgumentException(name + ": '" + text + "': unknown unit '" + m.group(2)
+            default -> throw new IllegalArgumentException(name + " '" + text + "': unknown unit '" + m.group(2)
                     + "' (use ns, us, ms, s, min or h; a bare number is seconds)");
         };
         return Duration.ofNanos(Math.round(number(m) * nanosPerUnit));
@@ -92,10 +92,10 @@ public final class Quantities {
         if (m.group(2).equals("%")) {
             value /= 100;
         } else if (!m.group(2).isEmpty()) {
-            throw new IllegalArgumentException(name + ": '" + text + "': write a percentage (5%) or a fraction (0.05)");
+            throw new IllegalArgumentException(name + " '" + text + "': write a percentage (5%) or a fraction (0.05)");
         }
         if (value > 1) {
-            throw new IllegalArgumentException(name + ": '" + text + "' is more than 100%");
+            throw new IllegalArgumentException(name + " '" + text + "' is more than 100%");
         }
         return value;
     }
@@ -159,11 +159,11 @@ public final class Quantities {
 
     private static Matcher match(String name, String text, String expected) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException(name + ": empty; expected " + expected);
+            throw new IllegalArgumentException(name + " is empty: expected " + expected);
         }
         Matcher m = NUMBER_AND_UNIT.matcher(text.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException(name + ": '" + text + "' is not " + expected);
+            throw new IllegalArgumentException(name + " '" + text + "' is not " + expected);
         }
         return m;
     }

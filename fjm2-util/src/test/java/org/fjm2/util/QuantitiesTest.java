@@ -24,9 +24,9 @@ class QuantitiesTest {
         assertThatThrownBy(() -> Quantities.rate("--rate", "10MB/s")).hasMessageContaining("--rate")
                 .hasMessageContaining("bytes per second");
         assertThatThrownBy(() -> Quantities.rate("--rate", "10MBps")).hasMessageContaining("bytes per second");
-        assertThatThrownBy(() -> Quantities.rate("--rate", "fast")).hasMessageContaining("--rate: 'fast' is not");
+        assertThatThrownBy(() -> Quantities.rate("--rate", "fast")).hasMessageContaining("--rate 'fast' is not");
         assertThatThrownBy(() -> Quantities.rate("--rate", "10furlongs")).hasMessageContaining("unknown unit");
-        assertThatThrownBy(() -> Quantities.rate("--rate", "")).hasMessageContaining("empty");
+        assertThatThrownBy(() -> Quantities.rate("--rate", "")).hasMessageContaining("is empty");
     }
 
     @Test

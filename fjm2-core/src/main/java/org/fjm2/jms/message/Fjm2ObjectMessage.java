@@ -1,13 +1,5 @@
 package org.fjm2.jms.message;
 
-import io.netty.buffer.ByteBuf;
-import jakarta.jms.JMSException;
-import jakarta.jms.MessageFormatException;
-import jakarta.jms.ObjectMessage;
-import org.fjm2.jms.wire.MalformedWireException;
-import org.fjm2.jms.wire.MessageHeaderFlyweight;
-import org.fjm2.jms.wire.WireReader;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,6 +8,14 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.Serializable;
+
+import io.netty.buffer.ByteBuf;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageFormatException;
+import jakarta.jms.ObjectMessage;
+import org.fjm2.jms.wire.MalformedWireException;
+import org.fjm2.jms.wire.MessageHeaderFlyweight;
+import org.fjm2.jms.wire.WireReader;
 
 /**
  * A serialised Java object. The object is serialised when set (so later changes to it do not travel) and
@@ -64,7 +64,7 @@ public final class Fjm2ObjectMessage extends Fjm2Message implements ObjectMessag
         }
         FilteredObjectInputStream in = null;
         try {
-            in = new FilteredObjectInputStream(new ByteArrayInputStream(serialized), allowList);
+            in = new FilteredObjectInputStream(new ByteArrayInputStream(serialized), allowList, serialized.length);
             return (Serializable) in.readObject();
         } catch (InvalidClassException e) {
             String refused = in == null || in.rejected == null ? "a class" : in.rejected;
@@ -73,7 +73,9 @@ public final class Fjm2ObjectMessage extends Fjm2Message implements ObjectMessag
                     + " (or the object graph is too deep)");
             jms.setLinkedException(e);
             throw jms;
-        } catch (IOException | ClassNotFoundException | ClassCastException e) {
+        } catch (IOException | ClassNotFoundException | RuntimeException e) {
+            // A malformed stream makes the JDK's own readObject methods throw anything (NullPointerException,
+            // NegativeArraySizeException...): to the application it is one thing, a body that cannot be read.
             MessageFormatException jms = new MessageFormatException("cannot deserialise ObjectMessage: " + e);
             jms.setLinkedException(e);
             throw jms;
@@ -142,9 +144,18 @@ public final class Fjm2ObjectMessage extends Fjm2Message implements ObjectMessag
         /** The first class the allow-list refused, for the error message. */
         String rejected;
 
-        FilteredObjectInputStream(ByteArrayInputStream in, ObjectMessageAllowList filter) throws IOException {
+        /**
+         * @param streamLength bytes of the serialised form: no array in it can be longer (every element takes at
+         *                     least a byte), so a declared length beyond it is a lie that would allocate memory the
+         *                     bytes never fill (an ArrayList's readObject allocates the size its stream claims)
+         */
+        FilteredObjectInputStream(ByteArrayInputStream in, ObjectMessageAllowList filter, int streamLength)
+                throws IOException {
             super(in);
             setObjectInputFilter(info -> {
+                if (info.arrayLength() > streamLength) {
+                    return java.io.ObjectInputFilter.Status.REJECTED;
+                }
                 java.io.ObjectInputFilter.Status status = filter.checkInput(info);
                 if (status == java.io.ObjectInputFilter.Status.REJECTED && rejected == null
                         && info.serialClass() != null) {

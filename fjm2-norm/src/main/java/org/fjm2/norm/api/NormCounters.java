@@ -1,14 +1,12 @@
 package org.fjm2.norm.api;
 
-import java.util.EnumMap;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLongArray;
+import org.fjm2.norm.util.EnumCounters;
 
 /**
  * Counters of one session. Written only by the session's event loop (single writer, ordered stores), read from
- * any thread (JMX, status lines, tests).
+ * any thread (JMX, metrics, status lines, tests).
  */
-public final class NormCounters {
+public final class NormCounters extends EnumCounters<NormCounters.Counter> {
 
     /** What is counted. */
     public enum Counter {
@@ -33,46 +31,7 @@ public final class NormCounters {
         INTERNAL_ERRORS
     }
 
-    private static final Counter[] ALL = Counter.values();
-    private final AtomicLongArray values = new AtomicLongArray(ALL.length);
-
-    /** Adds to a counter (event loop only). */
-    public void add(Counter counter, long delta) {
-        int i = counter.ordinal();
-        values.lazySet(i, values.get(i) + delta);
-    }
-
-    public void increment(Counter counter) {
-        add(counter, 1);
-    }
-
-    /** Adds one from any thread: only for counters the event loop never writes (e.g. {@code PRODUCER_WAITS}). */
-    public void incrementFromAnyThread(Counter counter) {
-        values.incrementAndGet(counter.ordinal());
-    }
-
-    public long get(Counter counter) {
-        return values.get(counter.ordinal());
-    }
-
-    /** A copy of every counter, for reports. */
-    public Map<Counter, Long> snapshot() {
-        Map<Counter, Long> map = new EnumMap<>(Counter.class);
-        for (Counter c : ALL) {
-            map.put(c, values.get(c.ordinal()));
-        }
-        return map;
-    }
-
-    @Override
-    public String toString() {
-        StringBuilder sb = new StringBuilder();
-        for (Counter c : ALL) {
-            long v = values.get(c.ordinal());
-            if (v != 0) {
-                sb.append(sb.length() == 0 ? "" : " ").append(c.name().toLowerCase()).append('=').append(v);
-            }
-        }
-        return sb.toString();
+    public NormCounters() {
+        super(Counter.class);
     }
 }

@@ -51,6 +51,12 @@ public final class FecCodec {
 
     private final ParityPlan[] plans = new ParityPlan[PLAN_CACHE_SIZE];
     private int nextPlanSlot;
+    /**
+     * Plans for decoding only: parity rows without the encoder's kernel tables. A receiver decodes whatever code a
+     * remote FTI names, so a forged (B, parity) must not cost the tables (up to {@link #TABLE_CACHE_LIMIT_BYTES}).
+     */
+    private final ParityPlan[] decodePlans = new ParityPlan[PLAN_CACHE_SIZE];
+    private int nextDecodePlanSlot;
 
     // scratch, grown on demand and then reused
     private long[] accumulator = new long[0];
@@ -289,7 +295,7 @@ public final class FecCodec {
                 paritySlots[a++] = s;
             }
         }
-        int[] rows = plan(maxBlockLength, parity).rows;
+        int[] rows = decodePlan(maxBlockLength, parity).rows;
         for (int a = 0; a < e; a++) {
             int rowStart = (esis[paritySlots[a]] - k) * maxBlockLength;
             for (int b = 0; b < e; b++) {
@@ -377,6 +383,24 @@ public final class FecCodec {
         ParityPlan built = ParityPlan.build(field, kernel, maxBlockLength, parity, TABLE_CACHE_LIMIT_BYTES);
         plans[nextPlanSlot] = built;
         nextPlanSlot = (nextPlanSlot + 1) % plans.length;
+        return built;
+    }
+
+    /** The parity rows of code (B, parity) for decoding, cached apart from the encoder's plans. */
+    private ParityPlan decodePlan(int maxBlockLength, int parity) {
+        for (ParityPlan p : plans) {
+            if (p != null && p.matches(maxBlockLength, parity)) {
+                return p;       // our own code: the encoder built it already
+            }
+        }
+        for (ParityPlan p : decodePlans) {
+            if (p != null && p.matches(maxBlockLength, parity)) {
+                return p;
+            }
+        }
+        ParityPlan built = ParityPlan.build(field, kernel, maxBlockLength, parity, 0);
+        decodePlans[nextDecodePlanSlot] = built;
+        nextDecodePlanSlot = (nextDecodePlanSlot + 1) % decodePlans.length;
         return built;
     }
 

@@ -16,6 +16,11 @@ public final class ReedSolomonBlockCoder implements ParityEncoder, BlockDecoder 
     private FecCodec smallBlock;
     /** Largest B + parity accepted from a remote FTI over GF(2^16): code set-up is O(n^2), decoding O(e^3). */
     private final int maxSymbolsM16;
+    /**
+     * Largest B x parity of a remote code this decoder sets up (its parity rows take 4 bytes a cell): a forged FTI
+     * must not make one datagram cost more. NRL NORM's codes (B + parity <= 255 over GF(2^8)) stay far below.
+     */
+    public static final int MAX_DECODE_CODE_CELLS = 1 << 16;
 
     private byte[][] symbols = new byte[0][];
     private int[] offsets = new int[0];
@@ -87,7 +92,8 @@ public final class ReedSolomonBlockCoder implements ParityEncoder, BlockDecoder 
         FecCodec codec = codec(fecId, m);
         int k = partition.blockLength(block);
         int b = partition.maxBlockLength();
-        if (codec == null || !codec.isValidCode(b, maxParity) || (m == 16 && b + maxParity > maxSymbolsM16)) {
+        if (codec == null || !codec.isValidCode(b, maxParity) || (m == 16 && b + maxParity > maxSymbolsM16)
+                || (long) b * maxParity > MAX_DECODE_CODE_CELLS) {
             return false;
         }
         int e = partition.segmentSize();

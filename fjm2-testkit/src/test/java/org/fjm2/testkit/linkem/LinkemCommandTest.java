@@ -7,7 +7,6 @@ import java.io.StringWriter;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
-
 import picocli.CommandLine;
 
 class LinkemCommandTest {
@@ -68,8 +67,9 @@ class LinkemCommandTest {
 
     @Test
     void badInputExitsNonZeroWithTheReason() {
-        assertThat(run("--mode", "udp", "--listen", ":0", "--target", "127.0.0.1:9", "--delay", "5")).isEqualTo(2);
-        assertThat(err.toString()).contains("--delay: duration '5' needs a unit");
+        assertThat(run("--mode", "udp", "--listen", ":0", "--target", "127.0.0.1:9", "--delay", "5parsecs"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--delay: duration '5parsecs': unknown unit");
 
         assertThat(run("--mode", "udp", "--listen", ":0")).isEqualTo(2);
         assertThat(err.toString()).contains("needs --target");

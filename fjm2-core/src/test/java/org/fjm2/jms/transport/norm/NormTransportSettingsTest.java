@@ -52,4 +52,20 @@ class NormTransportSettingsTest {
         assertThat(config("interface=lo&rateControl=adaptive").rateControl())
                 .isEqualTo(NormConfig.RateControl.ADAPTIVE);
     }
+
+    /** The URL reads quantities in the one grammar of every FJM2 command (issue 20): units or plain numbers. */
+    @Test
+    void quantitiesTakeUnits() {
+        assertThat(config("rate=100mbit").txRate()).isEqualTo(100_000_000L);
+        assertThat(config("rate=100m").txRate()).isEqualTo(100_000_000L);
+        assertThat(config("rate=1g").txRate()).isEqualTo(1_000_000_000L);
+        assertThat(config("grtt=2ms").grttInitial()).isEqualTo(java.time.Duration.ofMillis(2));
+        assertThat(config("grtt=0.002").grttInitial()).isEqualTo(java.time.Duration.ofMillis(2));
+        assertThat(config("senderTimeout=30s").senderTimeout()).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(config("maxHold=1.5").maxHold()).isEqualTo(java.time.Duration.ofMillis(1500));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> config("rate=10MB/s"))
+                .hasMessageContaining("bytes per second");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> config("rxLoss=150%"))
+                .hasMessageContaining("more than 100%");
+    }
 }
