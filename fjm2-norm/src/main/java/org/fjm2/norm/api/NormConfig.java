@@ -132,6 +132,16 @@ public final class NormConfig {
      * (a backed-up application) still answers probes.
      */
     public static final Duration DEFAULT_RECEIVER_TIMEOUT = Duration.ofSeconds(6);
+    /**
+     * A tracked receiver that says nothing at all for this long (and for at least
+     * {@link #RECEIVER_SILENCE_GRTTS} GRTTs) while an acknowledgement round waits for it is no longer waited for,
+     * until it is heard again: a receiver that died (kill -9) then holds the others back for this long, not for the
+     * receiver timeout. A live receiver answers a round within a GRTT or two, and one whose application is behind
+     * says every 20 ms that it holds (so it keeps its back-pressure).
+     */
+    public static final Duration DEFAULT_RECEIVER_SILENCE = Duration.ofMillis(100);
+    /** The least silence, in GRTTs, that suspends a receiver (a WAN's round trip is longer than the default). */
+    public static final int RECEIVER_SILENCE_GRTTS = 8;
 
     /**
      * The segment size that fills one IP packet of an interface without fragmentation: its MTU less the IP and UDP
@@ -194,6 +204,7 @@ public final class NormConfig {
     private final int rxWindowObjects;
     private final Duration senderTimeout;
     private final Duration receiverTimeout;
+    private final Duration receiverSilence;
     private final RateControl rateControl;
     private final boolean silentReceiver;
     private final org.fjm2.norm.security.PacketProtection.Mode protection;
@@ -236,6 +247,7 @@ public final class NormConfig {
         this.rxWindowObjects = b.rxWindowObjects;
         this.senderTimeout = b.senderTimeout;
         this.receiverTimeout = b.receiverTimeout;
+        this.receiverSilence = b.receiverSilence;
         this.rateControl = b.rateControl;
         this.silentReceiver = b.silentReceiver;
         this.protection = b.protection;
@@ -283,6 +295,7 @@ public final class NormConfig {
         b.rxWindowObjects = rxWindowObjects;
         b.senderTimeout = senderTimeout;
         b.receiverTimeout = receiverTimeout;
+        b.receiverSilence = receiverSilence;
         b.rateControl = rateControl;
         b.silentReceiver = silentReceiver;
         b.protection = protection;
@@ -334,6 +347,8 @@ public final class NormConfig {
     public int rxWindowObjects() { return rxWindowObjects; }
     public Duration senderTimeout() { return senderTimeout; }
     public Duration receiverTimeout() { return receiverTimeout; }
+    /** Silence after which a receiver an acknowledgement round waits for is suspended (no longer waited for). */
+    public Duration receiverSilence() { return receiverSilence; }
     public RateControl rateControl() { return rateControl; }
     /** A silent receiver never sends NACKs or ACKs (it takes what FEC and others' repairs give it). */
     public boolean silentReceiver() { return silentReceiver; }
@@ -386,6 +401,7 @@ public final class NormConfig {
         private int rxWindowObjects = DEFAULT_RX_WINDOW_OBJECTS;
         private Duration senderTimeout = DEFAULT_SENDER_TIMEOUT;
         private Duration receiverTimeout = DEFAULT_RECEIVER_TIMEOUT;
+        private Duration receiverSilence = DEFAULT_RECEIVER_SILENCE;
         private RateControl rateControl = DEFAULT_RATE_CONTROL;
         private boolean silentReceiver;
         private org.fjm2.norm.security.PacketProtection.Mode protection;
@@ -437,6 +453,7 @@ public final class NormConfig {
         public Builder rxWindowObjects(int v) { this.rxWindowObjects = v; return this; }
         public Builder senderTimeout(Duration v) { this.senderTimeout = v; return this; }
         public Builder receiverTimeout(Duration v) { this.receiverTimeout = v; return this; }
+        public Builder receiverSilence(Duration v) { this.receiverSilence = v; return this; }
         public Builder rateControl(RateControl v) { this.rateControl = v; return this; }
         public Builder silentReceiver(boolean v) { this.silentReceiver = v; return this; }
         /** Authenticates or seals every datagram under the group key (mode null: off). */
@@ -496,6 +513,7 @@ public final class NormConfig {
             require(rxWindowObjects >= 2 && rxWindowObjects <= 16384, "rxWindowObjects", "must be 2..16384");
             require(senderTimeout.toMillis() > 0, "senderTimeout", "must be positive");
             require(receiverTimeout.toMillis() > 0, "receiverTimeout", "must be positive");
+            require(receiverSilence.toMillis() > 0, "receiverSilence", "must be positive");
             require(rateControl != null, "rateControl", "must be fixed or adaptive");
             require(protection == null || groupKey != null, "keyFile", "group security needs a key");
             return new NormConfig(this);

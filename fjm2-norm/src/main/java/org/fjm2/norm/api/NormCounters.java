@@ -27,6 +27,8 @@ public final class NormCounters extends EnumCounters<NormCounters.Counter> {
         REMOTE_SENDERS_EVICTED,
         /** Receivers the sender stopped tracking to make room for new ones (maxReceivers). */
         RECEIVERS_EVICTED,
+        /** Receivers an acknowledgement round stopped waiting for because they fell silent (receiverSilence). */
+        RECEIVERS_SUSPENDED,
         /** Unexpected exceptions while handling input (a bug: logged with a stack trace once a second at most). */
         INTERNAL_ERRORS
     }

@@ -66,6 +66,11 @@ public final class NormWire {
      * NORM implementations ignore it.
      */
     public static final int ACK_FJM2_LEAVE = 0xF1;
+    /**
+     * FJM2's "holding" acknowledgement: a receiver that withholds its watermark acknowledgement (its application is
+     * backed up) says it is alive, so the sender keeps waiting for it rather than taking it for dead.
+     */
+    public static final int ACK_FJM2_HOLDING = 0xF2;
 
     /** Header extension types. Types of 128 and above have a fixed length of one 32-bit word. */
     public static final int EXT_FTI = 64;

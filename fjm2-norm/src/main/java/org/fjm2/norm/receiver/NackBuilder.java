@@ -36,7 +36,7 @@ final class NackBuilder {
     private final ObjectAssembler assembler;
     private final OverheardRequests overheard;
     private final ReceiverFeedback feedback;
-    private final RepairRequestWriter writer = new RepairRequestWriter();
+    private final RepairRequestWriter writer;
     private boolean nackHasUncovered;
     private ByteBuf nackPacket;
     private int nacksThisCycle;
@@ -44,7 +44,9 @@ final class NackBuilder {
     private boolean cycleFull;
 
     NackBuilder(ProtocolContext ctx, RemoteSenderInfo sender, RxWindow window, TransmitPosition position,
-                ObjectAssembler assembler, OverheardRequests overheard, ReceiverFeedback feedback) {
+                ObjectAssembler assembler, OverheardRequests overheard, ReceiverFeedback feedback,
+                ReceiverScratch scratch) {
+        this.writer = scratch.writer;
         this.ctx = ctx;
         this.config = ctx.config();
         this.sender = sender;

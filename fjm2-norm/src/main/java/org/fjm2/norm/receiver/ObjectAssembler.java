@@ -34,33 +34,14 @@ final class ObjectAssembler {
     private final RxWindow window;
     private final ReceiveBudget budget;
     private final BlockDecoder decoder;
-    private final Fti fti = new Fti();
-    private final Sources sources = new Sources();
+    private final Fti fti;
+    private final DecodeSources sources;
     private int lastSegmentSize;
 
-    /** The source symbols of the block being decoded, where they are (or will be) in the object's chunks. */
-    private static final class Sources implements BlockDecoder.SourceSymbols {
-        RxObject object;
-        RxBlock block;
-        long firstSegment;
-
-        @Override
-        public boolean has(int symbol) {
-            return block.has(symbol);
-        }
-
-        @Override
-        public byte[] array(int symbol) {
-            return object.data.array(firstSegment + symbol);
-        }
-
-        @Override
-        public int arrayOffset(int symbol) {
-            return object.data.arrayOffset(firstSegment + symbol);
-        }
-    }
-
-    ObjectAssembler(ProtocolContext ctx, RemoteSenderInfo sender, RxWindow window, BlockDecoder decoder) {
+    ObjectAssembler(ProtocolContext ctx, RemoteSenderInfo sender, RxWindow window, BlockDecoder decoder,
+                    ReceiverScratch scratch) {
+        this.fti = scratch.fti;
+        this.sources = scratch.sources;
         this.ctx = ctx;
         this.config = ctx.config();
         this.sender = sender;

@@ -15,19 +15,21 @@ import org.fjm2.norm.codec.RepairRequestReader;
 final class OverheardRequests {
 
     /** Ranges of unheard object ids kept per back-off; more are not kept (our NACK is then simply not suppressed). */
-    static final int MAX_MISSING_RANGES = 16;
+    static final int MAX_MISSING_RANGES = 8;
     /** Objects and blocks one NACK may make us look at; the rest of a NACK that names more is ignored. */
     static final int MAX_WORK_PER_NACK = 1 << 14;
 
     private final RxWindow window;
     private final TransmitPosition position;
-    private final RepairRequestReader reader = new RepairRequestReader();
-    private final int[] missingFirst = new int[MAX_MISSING_RANGES];
-    private final int[] missingCount = new int[MAX_MISSING_RANGES];
+    private final RepairRequestReader reader;
+    /** Allocated when another receiver first asks for objects we never heard (most senders never need them). */
+    private int[] missingFirst;
+    private int[] missingCount;
     private int missingRanges;
     private int workLeft;
 
-    OverheardRequests(RxWindow window, TransmitPosition position) {
+    OverheardRequests(RxWindow window, TransmitPosition position, ReceiverScratch scratch) {
+        this.reader = scratch.reader;
         this.window = window;
         this.position = position;
     }
@@ -95,6 +97,10 @@ final class OverheardRequests {
     }
 
     private void addMissingRange(int firstId, int count) {
+        if (missingFirst == null) {
+            missingFirst = new int[MAX_MISSING_RANGES];
+            missingCount = new int[MAX_MISSING_RANGES];
+        }
         if (missingRanges < MAX_MISSING_RANGES) {
             missingFirst[missingRanges] = firstId;
             missingCount[missingRanges] = count;

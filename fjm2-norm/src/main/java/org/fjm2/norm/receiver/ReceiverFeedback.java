@@ -96,11 +96,19 @@ final class ReceiverFeedback {
 
     /** NORM_ACK(FJM2 leave): we are leaving the session; a sender that tracks us stops waiting for us. */
     void sendLeave() {
-        if (!spoke) {
-            return;
+        if (spoke) {
+            sendBareAck(NormWire.ACK_FJM2_LEAVE);
         }
+    }
+
+    /** NORM_ACK(FJM2 holding): alive, but withholding our watermark acknowledgement (the application is behind). */
+    void sendHolding() {
+        sendBareAck(NormWire.ACK_FJM2_HOLDING);
+    }
+
+    private void sendBareAck(int ackType) {
         ByteBuf packet = ctx.output().allocate(FeedbackFlyweight.HEADER_LENGTH);
-        writeHeader(packet, FeedbackFlyweight.HEADER_LENGTH, NormWire.TYPE_ACK, NormWire.ACK_FJM2_LEAVE,
+        writeHeader(packet, FeedbackFlyweight.HEADER_LENGTH, NormWire.TYPE_ACK, ackType,
                 FeedbackFlyweight.HEADER_LENGTH);
         packet.writerIndex(packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH);
         send(packet);

@@ -36,6 +36,11 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     /** How often a held watermark acknowledgement checks again whether the application caught up (at least). */
     static final long ACK_HOLD_RECHECK_NANOS = 5_000_000L;
+    /**
+     * How often a receiver withholding its acknowledgements says it is alive: well inside the silence after which a
+     * sender stops waiting for a receiver ({@code receiverSilence}, at least 100 ms by default).
+     */
+    static final long HOLDING_INTERVAL_NANOS = 20_000_000L;
     /** Acking nodes listed in a FLUSH from which watermark acknowledgements are spread over a whole GRTT. */
     static final int ACK_SPREAD_NODES = 64;
 
@@ -69,6 +74,7 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final java.util.function.Consumer<RemoteSender> onGone;
 
     // Watermark to acknowledge.
+    private long lastHoldingNanos = Long.MIN_VALUE / 2;
     private boolean ackPending;
     private int ackObjectId;
     private long ackBlock;
@@ -78,8 +84,8 @@ public final class RemoteSender implements RemoteSenderInfo {
      * @param budget  the session's receive budget, shared by every remote sender
      * @param onGone  told when this sender times out (the session forgets it)
      */
-    public RemoteSender(ProtocolContext ctx, int nodeId, int instanceId, InetSocketAddress address, BlockDecoder decoder,
-                        ReceiveBudget budget, java.util.function.Consumer<RemoteSender> onGone) {
+    RemoteSender(ProtocolContext ctx, int nodeId, int instanceId, InetSocketAddress address, BlockDecoder decoder,
+                 ReceiveBudget budget, ReceiverScratch scratch, java.util.function.Consumer<RemoteSender> onGone) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.nodeId = nodeId;
@@ -88,17 +94,18 @@ public final class RemoteSender implements RemoteSenderInfo {
         this.onGone = onGone;
         this.window = new RxWindow(ctx, this, budget);
         this.position = new TransmitPosition(window);
-        this.assembler = new ObjectAssembler(ctx, this, window, decoder);
-        this.overheard = new OverheardRequests(window, position);
+        this.assembler = new ObjectAssembler(ctx, this, window, decoder, scratch);
+        this.overheard = new OverheardRequests(window, position, scratch);
         this.feedback = new ReceiverFeedback(ctx, this);
-        this.nacks = new NackBuilder(ctx, this, window, position, assembler, overheard, feedback);
+        this.nacks = new NackBuilder(ctx, this, window, position, assembler, overheard, feedback, scratch);
         this.grtt = config.grttInitial().toNanos() / 1e9;
         this.backoffFactor = config.backoffFactor();
         this.groupSize = config.groupSize();
-        this.repairTimer = new Timer("nack-" + Integer.toUnsignedString(nodeId), this::onRepairTimer);
-        this.ccTimer = new Timer("cc-" + Integer.toUnsignedString(nodeId), this::onCcTimer);
-        this.ackTimer = new Timer("ack-" + Integer.toUnsignedString(nodeId), this::sendAckFlush);
-        this.activityTimer = new Timer("activity-" + Integer.toUnsignedString(nodeId), this::onActivityTimer);
+        // Constant names: a forged sender id must cost as little as possible (no strings built per sender).
+        this.repairTimer = new Timer("receiver-nack", this::onRepairTimer);
+        this.ccTimer = new Timer("receiver-cc", this::onCcTimer);
+        this.ackTimer = new Timer("receiver-ack", this::sendAckFlush);
+        this.activityTimer = new Timer("receiver-activity", this::onActivityTimer);
         this.lastHeardNanos = ctx.nanoTime();
         ctx.timers().schedule(activityTimer, lastHeardNanos + config.senderTimeout().toNanos());
     }
@@ -424,8 +431,14 @@ public final class RemoteSender implements RemoteSenderInfo {
             return;
         }
         if (ctx.acknowledgementsHeld()) {
-            // The application is backed up: answer later (the sender keeps the data and slows down meanwhile).
-            ctx.timers().schedule(ackTimer, ctx.nanoTime() + Math.max(grttNanos(), ACK_HOLD_RECHECK_NANOS));
+            // The application is backed up: answer later (the sender keeps the data and slows down meanwhile), and
+            // say we are alive, or the sender takes our silence for death and stops waiting.
+            long now = ctx.nanoTime();
+            if (now - lastHoldingNanos >= HOLDING_INTERVAL_NANOS) {
+                lastHoldingNanos = now;
+                feedback.sendHolding();
+            }
+            ctx.timers().schedule(ackTimer, now + Math.max(grttNanos(), ACK_HOLD_RECHECK_NANOS));
             return;
         }
         ackPending = false;

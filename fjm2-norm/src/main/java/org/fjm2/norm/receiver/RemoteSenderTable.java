@@ -27,8 +27,12 @@ public final class RemoteSenderTable {
     private final BlockDecoder decoder;
     private final int capacity;
     private final ReceiveBudget budget;
+    private final ReceiverScratch scratch = new ReceiverScratch();
     private final IntObjectHashMap<RemoteSender> byNodeId = new IntObjectHashMap<>();
     private long evicted;
+
+    /** Told when a sender times out: one method reference for every sender, not one per sender. */
+    private final java.util.function.Consumer<RemoteSender> timedOut = this::timedOut;
 
     public RemoteSenderTable(ProtocolContext ctx, BlockDecoder decoder) {
         this.ctx = ctx;
@@ -71,7 +75,7 @@ public final class RemoteSenderTable {
         } else if (byNodeId.size() >= capacity) {
             evictLeastRecentlyHeard();
         }
-        rs = new RemoteSender(ctx, nodeId, instanceId, from, decoder, budget, this::timedOut);
+        rs = new RemoteSender(ctx, nodeId, instanceId, from, decoder, budget, scratch, timedOut);
         byNodeId.put(nodeId, rs);
         LOG.debug("new remote {}", rs);
         try {

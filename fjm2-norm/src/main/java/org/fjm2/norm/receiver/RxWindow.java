@@ -23,7 +23,7 @@ final class RxWindow {
     private static final Logger LOG = LoggerFactory.getLogger(RxWindow.class);
 
     /** Slots of a new window's ring. */
-    static final int INITIAL_SLOTS = 16;
+    static final int INITIAL_SLOTS = 8;
     /** Recycled objects kept per window. */
     static final int MAX_SPARE_OBJECTS = 64;
 
@@ -34,7 +34,7 @@ final class RxWindow {
     private final int maxSlots;
     private RxObject[] slots;
     private int slotMask;
-    private final ArrayDeque<RxObject> freeObjects = new ArrayDeque<>();
+    private final ArrayDeque<RxObject> freeObjects = new ArrayDeque<>(4);
     private int nextReleaseId;
     private boolean synced;
 
@@ -251,7 +251,9 @@ final class RxWindow {
             }
         }
         freeObjects.clear();
-        slots = new RxObject[Math.min(INITIAL_SLOTS, maxSlots)];
-        slotMask = slots.length - 1;
+        if (slots.length > INITIAL_SLOTS) {
+            slots = new RxObject[Math.min(INITIAL_SLOTS, maxSlots)];
+            slotMask = slots.length - 1;
+        }
     }
 }

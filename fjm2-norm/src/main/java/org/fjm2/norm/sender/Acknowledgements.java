@@ -21,7 +21,11 @@ import org.slf4j.LoggerFactory;
  * descheduled for longer than a round. A receiver that says it leaves is dropped at once. A receiver that keeps
  * talking (NACKs, probe answers) but acknowledges nothing new for the maximum hold time is dropped too: objects
  * leave the cache after that time anyway, so waiting for it only slows every publisher (a node that pretends to be
- * a receiver could otherwise hold the cache for ever); it is tracked again only once it acknowledges a round. At
+ * a receiver could otherwise hold the cache for ever); it is tracked again only once it acknowledges a round. A
+ * receiver that falls silent while a round waits for it (no feedback of any kind for the receiver silence) is
+ * suspended: no longer waited for, so a receiver that died holds the others back for a fraction of a second
+ * instead of the receiver timeout; it is tracked again, with what it had acknowledged, as soon as anything is heard
+ * from it (a receiver whose application is behind says it holds, so it keeps its back-pressure). At
  * most {@code capacity} receivers are tracked: a new one beyond it replaces the one heard from least recently.
  * Owned by the sender's event loop.
  */
@@ -60,6 +64,8 @@ final class Acknowledgements {
     private final long noProgressNanos;
     private final org.fjm2.norm.protocol.ProtocolContext ctx;
     private final java.util.LinkedHashSet<Integer> stalled = new java.util.LinkedHashSet<>();
+    /** Receivers suspended for silence, kept so that they rejoin with what they had acknowledged. */
+    private final IntObjectHashMap<Receiver> suspended = new IntObjectHashMap<>();
     private int dropped;
 
     // The active round.
@@ -90,6 +96,11 @@ final class Acknowledgements {
 
     private void heardFrom(int nodeId, long nowNanos, boolean acknowledgement) {
         Receiver r = receivers.get(nodeId);
+        if (r == null && !suspended.isEmpty() && (r = suspended.remove(nodeId)) != null) {
+            receivers.put(nodeId, r);
+            receiverList.add(r);
+            LOG.debug("receiver {} heard again: waited for again", Integer.toUnsignedString(nodeId));
+        }
         if (r == null) {
             if (!autoTrack || (!acknowledgement && !stalled.isEmpty() && stalled.contains(nodeId))) {
                 return;
@@ -132,8 +143,50 @@ final class Acknowledgements {
         }
     }
 
+    /**
+     * Suspends the receivers the active round waits for that said nothing at all for {@code silenceNanos}; true when
+     * the round is thereby complete (nobody left to wait for).
+     */
+    boolean suspendSilent(long nowNanos, long silenceNanos) {
+        if (!roundActive) {
+            return false;
+        }
+        boolean any = false;
+        for (int i = receiverList.size() - 1; i >= 0; i--) {
+            Receiver r = receiverList.get(i);
+            boolean done = r.acked && atOrAfter(r.ackedObject, roundObject);
+            if (!done && nowNanos - r.lastHeardNanos >= silenceNanos) {
+                receiverList.remove(i);
+                receivers.remove(r.nodeId);
+                if (suspended.size() >= capacity) {
+                    suspended.clear();      // forgotten: they rejoin as new receivers if they come back
+                }
+                suspended.put(r.nodeId, r);
+                any = true;
+                ctx.counters().increment(org.fjm2.norm.api.NormCounters.Counter.RECEIVERS_SUSPENDED);
+                if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_SUSPENDED)) {
+                    LOG.info("receiver {} silent for {} ms while a round waits for it: no longer waited for until it "
+                            + "is heard again ({} more suspended since the last line)",
+                            Integer.toUnsignedString(r.nodeId), (nowNanos - r.lastHeardNanos) / 1_000_000,
+                            ctx.remoteEvents().takeSuppressed(RemoteEvent.RECEIVER_SUSPENDED));
+                }
+            }
+        }
+        if (any && pendingNodes().isEmpty() && !userRoundActive) {
+            roundActive = false;
+            return true;
+        }
+        return false;
+    }
+
+    /** Receivers suspended for silence (not waited for until heard again). */
+    int suspendedCount() {
+        return suspended.size();
+    }
+
     /** The receiver said it leaves the group: stop waiting for it. */
     void leave(int nodeId) {
+        suspended.remove(nodeId);
         Receiver r = receivers.remove(nodeId);
         if (r != null) {
             receiverList.remove(r);
@@ -227,6 +280,9 @@ final class Acknowledgements {
      */
     void expireRound(long nowNanos, long timeoutNanos) {
         roundActive = false;
+        if (!suspended.isEmpty()) {
+            suspended.values().removeIf(r -> nowNanos - r.lastHeardNanos >= timeoutNanos);
+        }
         List<Receiver> gone = null;
         List<Receiver> stuck = null;
         for (int i = 0; i < receiverList.size(); i++) {

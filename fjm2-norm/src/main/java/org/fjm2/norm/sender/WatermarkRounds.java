@@ -207,6 +207,12 @@ final class WatermarkRounds {
         return packets.sendFlush(last, round ? acks.pendingNodes() : List.of());
     }
 
+    /** How long a receiver the round waits for may say nothing before it is suspended. */
+    private long silenceNanos() {
+        return Math.max(config.receiverSilence().toNanos(),
+                NormConfig.RECEIVER_SILENCE_GRTTS * grtt.advertisedNanos());
+    }
+
     private long flushInterval() {
         return Math.max(2 * grtt.advertisedNanos(), 1_000_000L);
     }
@@ -221,6 +227,12 @@ final class WatermarkRounds {
 
     private void onRoundTimer() {
         long now = ctx.nanoTime();
+        if (acks.suspendSilent(now, silenceNanos())) {
+            // Only silent receivers were left: the round is complete for everybody alive.
+            rate.onRoundAcknowledged(now);
+            eviction.trimAcknowledged();
+            ctx.wakeTransmitter();
+        }
         if (!acks.roundActive()) {
             onStreamEndTimer();       // the round completed since: the end-of-stream FLUSHes carry on
             return;
