@@ -13,8 +13,8 @@ import org.fjm2.jms.Fjm2ConnectionFactory;
 /**
  * A subscriber in its own JVM (the two-process and hostile-LAN tests): {@code URL TOPIC COUNT}. Prints READY once
  * subscribed, samples its heap while it receives messages numbered 0..COUNT-1 by their "seq" property, and ends
- * with {@code DONE n lost=L heapAfterGcMiB=H peakUsedMiB=P} (L: loss reports to its ExceptionListener) or
- * {@code FAIL reason}.
+ * with {@code DONE n lost=L heapAfterGcMiB=H peakUsedMiB=P maxGapMs=G} (L: loss reports to its ExceptionListener;
+ * G: the longest time between two consecutive messages) or {@code FAIL reason}.
  */
 public final class SubscriberProcess {
 
@@ -44,8 +44,15 @@ public final class SubscriberProcess {
             c.start();
             System.out.println("READY");
             System.out.flush();
+            long last = 0;
+            long maxGap = 0;
             for (int i = 0; i < count; i++) {
                 Message m = consumer.receive(60_000);
+                long now = System.nanoTime();
+                if (i > 0) {
+                    maxGap = Math.max(maxGap, now - last);
+                }
+                last = now;
                 if (m == null) {
                     System.out.println("FAIL timeout after " + i + " messages");
                     return;
@@ -58,7 +65,8 @@ public final class SubscriberProcess {
             System.gc();
             MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
             System.out.println("DONE " + count + " lost=" + lostReports.get() + " heapAfterGcMiB="
-                    + (heap.getUsed() >> 20) + " peakUsedMiB=" + (peakUsed.get() >> 20));
+                    + (heap.getUsed() >> 20) + " peakUsedMiB=" + (peakUsed.get() >> 20) + " maxGapMs="
+                    + maxGap / 1_000_000);
             System.out.flush();
         }
     }

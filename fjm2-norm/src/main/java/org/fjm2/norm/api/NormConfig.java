@@ -133,11 +133,12 @@ public final class NormConfig {
      */
     public static final Duration DEFAULT_RECEIVER_TIMEOUT = Duration.ofSeconds(6);
     /**
-     * A tracked receiver that says nothing at all for this long (and for at least
+     * A tracked FJM2 receiver that says nothing at all for this long (and for at least
      * {@link #RECEIVER_SILENCE_GRTTS} GRTTs) while an acknowledgement round waits for it is no longer waited for,
      * until it is heard again: a receiver that died (kill -9) then holds the others back for this long, not for the
-     * receiver timeout. A live receiver answers a round within a GRTT or two, and one whose application is behind
-     * says every 20 ms that it holds (so it keeps its back-pressure).
+     * receiver timeout. A live FJM2 receiver answers a round within a GRTT or two: it acknowledges, or, when data is
+     * missing or its application is behind, says every 20 ms that it is alive (so it keeps its back-pressure). NRL
+     * NORM receivers say nothing until they can acknowledge, so they are left to the receiver timeout.
      */
     public static final Duration DEFAULT_RECEIVER_SILENCE = Duration.ofMillis(100);
     /** The least silence, in GRTTs, that suspends a receiver (a WAN's round trip is longer than the default). */

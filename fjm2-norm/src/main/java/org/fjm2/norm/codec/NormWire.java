@@ -67,10 +67,12 @@ public final class NormWire {
      */
     public static final int ACK_FJM2_LEAVE = 0xF1;
     /**
-     * FJM2's "holding" acknowledgement: a receiver that withholds its watermark acknowledgement (its application is
-     * backed up) says it is alive, so the sender keeps waiting for it rather than taking it for dead.
+     * FJM2's "alive" acknowledgement: a receiver a watermark round lists that cannot acknowledge the watermark yet
+     * (data missing, or its application backed up) says it is alive, so the sender keeps waiting for it rather than
+     * taking it for dead; it also tells the sender that this receiver answers every round (NRL NORM receivers stay
+     * silent until they can acknowledge).
      */
-    public static final int ACK_FJM2_HOLDING = 0xF2;
+    public static final int ACK_FJM2_ALIVE = 0xF2;
 
     /** Header extension types. Types of 128 and above have a fixed length of one 32-bit word. */
     public static final int EXT_FTI = 64;

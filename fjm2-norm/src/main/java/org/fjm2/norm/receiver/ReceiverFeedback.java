@@ -101,9 +101,9 @@ final class ReceiverFeedback {
         }
     }
 
-    /** NORM_ACK(FJM2 holding): alive, but withholding our watermark acknowledgement (the application is behind). */
-    void sendHolding() {
-        sendBareAck(NormWire.ACK_FJM2_HOLDING);
+    /** NORM_ACK(FJM2 alive): listed by a round, but unable to acknowledge its watermark yet. */
+    void sendAlive() {
+        sendBareAck(NormWire.ACK_FJM2_ALIVE);
     }
 
     private void sendBareAck(int ackType) {

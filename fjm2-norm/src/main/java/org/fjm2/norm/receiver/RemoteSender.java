@@ -37,10 +37,10 @@ public final class RemoteSender implements RemoteSenderInfo {
     /** How often a held watermark acknowledgement checks again whether the application caught up (at least). */
     static final long ACK_HOLD_RECHECK_NANOS = 5_000_000L;
     /**
-     * How often a receiver withholding its acknowledgements says it is alive: well inside the silence after which a
-     * sender stops waiting for a receiver ({@code receiverSilence}, at least 100 ms by default).
+     * How often a receiver that a round lists but that cannot acknowledge yet says it is alive: well inside the
+     * silence after which a sender stops waiting for a receiver ({@code receiverSilence}, 100 ms by default).
      */
-    static final long HOLDING_INTERVAL_NANOS = 20_000_000L;
+    static final long ALIVE_INTERVAL_NANOS = 20_000_000L;
     /** Acking nodes listed in a FLUSH from which watermark acknowledgements are spread over a whole GRTT. */
     static final int ACK_SPREAD_NODES = 64;
 
@@ -74,7 +74,9 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final java.util.function.Consumer<RemoteSender> onGone;
 
     // Watermark to acknowledge.
-    private long lastHoldingNanos = Long.MIN_VALUE / 2;
+    private long lastAliveNanos = Long.MIN_VALUE / 2;
+    /** Whether this sender heard our first "alive" (it then knows we answer every round it lists us in). */
+    private boolean saidAlive;
     private boolean ackPending;
     private int ackObjectId;
     private long ackBlock;
@@ -238,24 +240,29 @@ public final class RemoteSender implements RemoteSenderInfo {
         int objectId = cmd.objectId();
         long block = cmd.blockNumber(m);
         int symbol = cmd.symbolId(m);
+        boolean listed = listsUs(cmd);
+        if (listed && !saidAlive) {
+            sayAlive();     // once: from now on the sender knows we answer every round that lists us
+        }
         if (!window.isSynced()) {
             // Nothing heard yet: a flush alone gives no data to sync to, unless we are asked to acknowledge.
-            if (!listsUs(cmd)) {
+            if (!listed) {
                 return;
             }
             window.syncTo(objectId);
         }
         int age = (objectId - window.nextReleaseId()) & 0xFFFF;
         if (age >= 0x8000) {
-            if (listsUs(cmd)) {
+            if (listed) {
                 scheduleAck(objectId, block, symbol, cmd.ackingNodeCount());   // everything up to it was released already
             }
             return;
         }
         position.flushAt(objectId, block, symbol);
-        if (listsUs(cmd)) {
+        if (listed) {
             if (window.missingThrough(objectId)) {
                 startRepairCycle();
+                sayAlive();         // listed, but still catching up: not dead
             } else {
                 scheduleAck(objectId, block, symbol, cmd.ackingNodeCount());
             }
@@ -426,6 +433,16 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
     }
 
+    /** NORM_ACK(FJM2 alive), at most every {@link #ALIVE_INTERVAL_NANOS}. */
+    private void sayAlive() {
+        long now = ctx.nanoTime();
+        if (!config.silentReceiver() && now - lastAliveNanos >= ALIVE_INTERVAL_NANOS) {
+            lastAliveNanos = now;
+            saidAlive = true;
+            feedback.sendAlive();
+        }
+    }
+
     private void sendAckFlush() {
         if (!ackPending || config.silentReceiver()) {
             return;
@@ -433,12 +450,8 @@ public final class RemoteSender implements RemoteSenderInfo {
         if (ctx.acknowledgementsHeld()) {
             // The application is backed up: answer later (the sender keeps the data and slows down meanwhile), and
             // say we are alive, or the sender takes our silence for death and stops waiting.
-            long now = ctx.nanoTime();
-            if (now - lastHoldingNanos >= HOLDING_INTERVAL_NANOS) {
-                lastHoldingNanos = now;
-                feedback.sendHolding();
-            }
-            ctx.timers().schedule(ackTimer, now + Math.max(grttNanos(), ACK_HOLD_RECHECK_NANOS));
+            sayAlive();
+            ctx.timers().schedule(ackTimer, ctx.nanoTime() + Math.max(grttNanos(), ACK_HOLD_RECHECK_NANOS));
             return;
         }
         ackPending = false;

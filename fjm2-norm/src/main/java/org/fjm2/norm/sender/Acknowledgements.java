@@ -22,10 +22,11 @@ import org.slf4j.LoggerFactory;
  * talking (NACKs, probe answers) but acknowledges nothing new for the maximum hold time is dropped too: objects
  * leave the cache after that time anyway, so waiting for it only slows every publisher (a node that pretends to be
  * a receiver could otherwise hold the cache for ever); it is tracked again only once it acknowledges a round. A
- * receiver that falls silent while a round waits for it (no feedback of any kind for the receiver silence) is
- * suspended: no longer waited for, so a receiver that died holds the others back for a fraction of a second
- * instead of the receiver timeout; it is tracked again, with what it had acknowledged, as soon as anything is heard
- * from it (a receiver whose application is behind says it holds, so it keeps its back-pressure). At
+ * receiver that answers every round (an FJM2 receiver: it says "alive" when listed and not ready) and falls silent
+ * while a round waits for it (no feedback of any kind for the receiver silence) is suspended: no longer waited for,
+ * so a receiver that died holds the others back for a fraction of a second instead of the receiver timeout; it is
+ * tracked again, with what it had acknowledged, as soon as anything is heard from it. Other receivers (NRL NORM
+ * stays silent until it can acknowledge) are only dropped by the rules above. At
  * most {@code capacity} receivers are tracked: a new one beyond it replaces the one heard from least recently.
  * Owned by the sender's event loop.
  */
@@ -46,6 +47,8 @@ final class Acknowledgements {
         long lastHeardNanos;
         /** When it last acknowledged something new (or started being tracked). */
         long lastProgressNanos;
+        /** It answers every round that lists it (it said "alive"): silence then means it is gone. */
+        boolean answersRounds;
 
         Receiver(int nodeId, long nowNanos) {
             this.nodeId = nodeId;
@@ -155,7 +158,7 @@ final class Acknowledgements {
         for (int i = receiverList.size() - 1; i >= 0; i--) {
             Receiver r = receiverList.get(i);
             boolean done = r.acked && atOrAfter(r.ackedObject, roundObject);
-            if (!done && nowNanos - r.lastHeardNanos >= silenceNanos) {
+            if (!done && r.answersRounds && nowNanos - r.lastHeardNanos >= silenceNanos) {
                 receiverList.remove(i);
                 receivers.remove(r.nodeId);
                 if (suspended.size() >= capacity) {
@@ -182,6 +185,15 @@ final class Acknowledgements {
     /** Receivers suspended for silence (not waited for until heard again). */
     int suspendedCount() {
         return suspended.size();
+    }
+
+    /** The receiver said it is alive, listed but not ready (an FJM2 receiver: it answers every round). */
+    void alive(int nodeId, long nowNanos) {
+        heardFrom(nodeId, nowNanos, false);
+        Receiver r = receivers.get(nodeId);
+        if (r != null) {
+            r.answersRounds = true;
+        }
     }
 
     /** The receiver said it leaves the group: stop waiting for it. */

@@ -80,6 +80,8 @@ final class FeedbackHandler {
                 eviction.trimAcknowledged();
                 ctx.wakeTransmitter();
             }
+        } else if (ack.ackType() == NormWire.ACK_FJM2_ALIVE) {
+            acks.alive(ack.sourceId(), ctx.nanoTime());
         } else if (ack.ackType() == NormWire.ACK_FJM2_LEAVE) {
             acks.leave(ack.sourceId());
             ctx.wakeTransmitter();      // room may be made now that nobody waits for the leaver
