@@ -20,8 +20,8 @@ class DeadSubscriberTest {
     static final int RATE = 10_000;
     static final int MESSAGES = 60_000;
     static final int KILL_AT = 20_000;
-    /** The goal is 200 ms; the bound leaves room for a loaded 2-core machine, far below the old stall. */
-    static final long MAX_GAP_MS = 500;
+    /** The default receiver silence (1 s) plus room for a loaded 2-core machine; the old stall was ~4.5-7 s. */
+    static final long MAX_GAP_MS = 2_500;
 
     @Test
     void killingOneSubscriberDoesNotStallTheOther() throws Exception {

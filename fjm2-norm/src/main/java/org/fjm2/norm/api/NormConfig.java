@@ -138,9 +138,11 @@ public final class NormConfig {
      * until it is heard again: a receiver that died (kill -9) then holds the others back for this long, not for the
      * receiver timeout. A live FJM2 receiver answers a round within a GRTT or two: it acknowledges, or, when data is
      * missing or its application is behind, says every 20 ms that it is alive (so it keeps its back-pressure). NRL
-     * NORM receivers say nothing until they can acknowledge, so they are left to the receiver timeout.
+     * NORM receivers say nothing until they can acknowledge, so they are left to the receiver timeout. The default
+     * leaves room for a receiver descheduled on a loaded host (a receiver suspended while alive may miss objects the
+     * sender could not keep for it); on dedicated hosts 200 ms is safe.
      */
-    public static final Duration DEFAULT_RECEIVER_SILENCE = Duration.ofMillis(100);
+    public static final Duration DEFAULT_RECEIVER_SILENCE = Duration.ofSeconds(1);
     /** The least silence, in GRTTs, that suspends a receiver (a WAN's round trip is longer than the default). */
     public static final int RECEIVER_SILENCE_GRTTS = 8;
 

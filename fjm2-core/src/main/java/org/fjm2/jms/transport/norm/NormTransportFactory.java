@@ -63,6 +63,7 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("unicastNacks", NormConfig.DEFAULT_UNICAST_NACKS, "Send NACKs to the sender only (no suppression)."),
             p("senderTimeout", seconds(NormConfig.DEFAULT_SENDER_TIMEOUT), "Seconds of silence after which a remote sender is gone."),
             p("receiverTimeout", seconds(NormConfig.DEFAULT_RECEIVER_TIMEOUT), "Seconds of silence after which a subscriber's node is no longer waited for (flow control)."),
+            p("receiverSilence", seconds(NormConfig.DEFAULT_RECEIVER_SILENCE), "Seconds a subscriber's node that answers every acknowledgement round may say nothing before the publisher stops waiting for it (until it is heard again): what a subscriber killed without a word costs the others."),
             p("maxHold", seconds(NormConfig.DEFAULT_MAX_HOLD), "Seconds a sent object waits for slow receivers' acknowledgements."),
             p("receiveBuffer", NormConfig.DEFAULT_RECEIVE_BUFFER, "SO_RCVBUF bytes."),
             p("sendBuffer", NormConfig.DEFAULT_SEND_BUFFER, "SO_SNDBUF bytes."),
@@ -162,6 +163,7 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.senderTimeout(duration(p, "senderTimeout", NormConfig.DEFAULT_SENDER_TIMEOUT));
         b.receiverTimeout(duration(p, "receiverTimeout", NormConfig.DEFAULT_RECEIVER_TIMEOUT));
         b.maxHold(duration(p, "maxHold", NormConfig.DEFAULT_MAX_HOLD));
+        b.receiverSilence(duration(p, "receiverSilence", NormConfig.DEFAULT_RECEIVER_SILENCE));
         b.receiveBuffer(ParameterValues.intValue(p, "receiveBuffer", NormConfig.DEFAULT_RECEIVE_BUFFER, 1, Integer.MAX_VALUE));
         b.sendBuffer(ParameterValues.intValue(p, "sendBuffer", NormConfig.DEFAULT_SEND_BUFFER, 1, Integer.MAX_VALUE));
         b.transport(p.getOrDefault("netTransport", "auto"));
