@@ -70,6 +70,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final SubscriptionTable subscriptions = new SubscriptionTable();
     private final ScheduledThreadPoolExecutor timer;
     private final ExecutorService events;
+    private final ExecutorService flushThread;
     private final ExceptionReports exceptionReports;
     private final Outbound outbound;
     private final Inbound inbound;
@@ -105,14 +106,17 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.timer = new ScheduledThreadPoolExecutor(1, daemon("fjm2-timer-" + node));
         this.timer.setRemoveOnCancelPolicy(true);
         this.events = Executors.newSingleThreadExecutor(daemon("fjm2-events-" + node));
+        this.flushThread = Executors.newSingleThreadExecutor(daemon("fjm2-flush-" + node));
         this.exceptionReports = new ExceptionReports(events);
         Callbacks callbacks = new Callbacks();
-        this.outbound = new Outbound(transport, epoch, settings, timer, counters, subscriptions, callbacks);
+        this.outbound = new Outbound(transport, epoch, settings, timer, flushThread, counters, subscriptions,
+                callbacks);
         MessageDecoder decoder = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic);
         this.inbound = new Inbound(subscriptions, counters, decoder, callbacks, startMillis, settings.clockSkewMillis());
         if (settings.consumerBackPressure()) {
             transport.holdAcknowledgementsWhile(deliveryBacklog::isBackedUp);
         }
+        transport.transmitListener(outbound::transmitIdle);
         transport.start(inbound);
         if (settings.clientId() != null) {
             claimClientId(settings.clientId());
@@ -294,11 +298,6 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         @Override
         public void reportAsync(JMSException problem) {
             Fjm2Connection.this.reportAsync(problem);
-        }
-
-        @Override
-        public void transmitIdle() {
-            outbound.transmitIdle();
         }
 
         @Override
@@ -486,6 +485,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         outbound.close();
         transport.close();
         timer.shutdownNow();
+        flushThread.shutdownNow();
         events.shutdown();
         try {
             events.awaitTermination(5, TimeUnit.SECONDS);

@@ -33,8 +33,6 @@ final class Inbound implements ObjectListener {
     /** What the receive path needs from its connection. */
     interface Owner {
         void reportAsync(jakarta.jms.JMSException problem);
-
-        void transmitIdle();
     }
 
     private final SubscriptionTable subscriptions;
@@ -345,10 +343,5 @@ final class Inbound implements ObjectListener {
         } catch (RuntimeException e) {
             receiveFailure("a sender's departure", senderNodeId, e);
         }
-    }
-
-    @Override
-    public void onTransmitIdle() {
-        owner.transmitIdle();
     }
 }
