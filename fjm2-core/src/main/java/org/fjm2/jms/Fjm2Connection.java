@@ -16,12 +16,9 @@ import jakarta.jms.TemporaryTopic;
 import jakarta.jms.Topic;
 import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicSession;
-import org.fjm2.jms.message.Fjm2Message;
 import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.transport.TransportCounters;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
-import org.fjm2.jms.wire.MalformedWireException;
-import org.fjm2.jms.wire.MessageHeaderFlyweight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +30,6 @@ import org.fjm2.jms.management.ConnectionStatsMBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -109,7 +105,9 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.flushThread = Executors.newSingleThreadExecutor(daemon("fjm2-flush-" + node));
         this.exceptionReports = new ExceptionReports(events);
         Callbacks callbacks = new Callbacks();
-        this.outbound = new Outbound(transport, epoch, settings, timer, flushThread, counters, subscriptions,
+        LocalDelivery localDelivery = new LocalDelivery(subscriptions,
+                () -> new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic), epoch);
+        this.outbound = new Outbound(transport, epoch, settings, timer, flushThread, counters, localDelivery,
                 callbacks);
         MessageDecoder decoder = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic);
         this.inbound = new Inbound(subscriptions, counters, decoder, callbacks, startMillis, settings.clockSkewMillis());
@@ -294,26 +292,10 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     }
 
     /** What the receive path and the batcher call back: kept off the public API. */
-    private final class Callbacks implements Inbound.Owner, Outbound.Sink {
+    private final class Callbacks implements Inbound.Owner, Outbound.DroppedBatches {
         @Override
         public void reportAsync(JMSException problem) {
             Fjm2Connection.this.reportAsync(problem);
-        }
-
-        @Override
-        public void deliverLocally(ByteBuf batch, int recordOffset, int recordLength, Fjm2Topic topic) {
-            SubscriptionTable.Subscription subscription = subscriptions.lookup(topic);
-            if (subscription == null) {
-                return;
-            }
-            long deliveryTime = new MessageHeaderFlyweight().wrap(batch, recordOffset).deliveryTime();
-            try {
-                Fjm2Message m = new MessageDecoder(settings.allowList(), Fjm2Connection.this::resolveTemporaryTopic)
-                        .decode(batch, recordOffset, recordLength, subscription.topic(), epoch);
-                Inbound.fanOut(subscription, m, true, deliveryTime, new ArrayList<>(2), null);
-            } catch (MalformedWireException e) {
-                LOG.error("could not decode our own message for local delivery (a bug): {}", e.getMessage());
-            }
         }
 
         @Override

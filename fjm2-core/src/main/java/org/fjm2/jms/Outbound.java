@@ -45,12 +45,8 @@ final class Outbound {
     /** First capacity of a batch opened while the transport is idle (it grows as messages are added). */
     static final int SMALL_BATCH_CAPACITY = 1024;
 
-    /** What the batcher needs from its connection when it delivers locally or reports a failure. */
-    interface Sink {
-        /** A record just encoded for a topic with local consumers: deliver it to them. */
-        void deliverLocally(ByteBuf batch, int recordOffset, int recordLength, Fjm2Topic topic);
-
-        /** A batch that could not be sent after its messages' send() calls had returned. */
+    /** Where the batcher reports messages it could not send after their send() calls had returned. */
+    interface DroppedBatches {
         void batchDropped(int priority, int messages, String reason);
     }
 
@@ -62,8 +58,8 @@ final class Outbound {
     private final ScheduledExecutorService timer;
     private final Executor flushThread;
     private final ConnectionCounters counters;
-    private final Sink sink;
-    private final SubscriptionTable localSubscriptions;
+    private final DroppedBatches dropped;
+    private final LocalDelivery localDelivery;
     private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
     private final Batch[] batches = new Batch[PRIORITIES];
     private final Runnable flushOpenTask = this::flushOpenBatches;
@@ -74,7 +70,7 @@ final class Outbound {
      * @param flushThread one thread that does the flushes the timer could not do at once, waiting as they need
      */
     Outbound(ObjectTransport transport, long epoch, ConnectionSettings settings, ScheduledExecutorService timer,
-             Executor flushThread, ConnectionCounters counters, SubscriptionTable localSubscriptions, Sink sink) {
+             Executor flushThread, ConnectionCounters counters, LocalDelivery localDelivery, DroppedBatches dropped) {
         this.transport = transport;
         this.epoch = epoch;
         this.maxBatchBytes = Math.min(settings.maxBatchBytes(), transport.maxObjectSize());
@@ -83,8 +79,8 @@ final class Outbound {
         this.timer = timer;
         this.flushThread = flushThread;
         this.counters = counters;
-        this.localSubscriptions = localSubscriptions;
-        this.sink = sink;
+        this.localDelivery = localDelivery;
+        this.dropped = dropped;
         for (int p = 0; p < PRIORITIES; p++) {
             batches[p] = new Batch(p);
         }
@@ -169,27 +165,13 @@ final class Outbound {
         batch.records++;
         counters.messagesSent.increment();
         counters.messageBytesSent.add(length);
-        Fjm2Topic topic = localTopic(batch, record);
-        if (topic != null) {
-            sink.deliverLocally(buf, record, length, topic);
-        }
+        localDelivery.deliver(batch.priority, buf, record, length);
         if (buf.readableBytes() >= maxBatchBytes || transport.pendingObjects() == 0 || lingerMicros == 0) {
             flushLocked(batch);
         } else if (!batch.lingerScheduled) {
             batch.lingerScheduled = true;
             timer.schedule(batch.lingerTask, lingerMicros, TimeUnit.MICROSECONDS);
         }
-    }
-
-    /** The topic of a just-written record when some consumer of this connection listens to it. */
-    private Fjm2Topic localTopic(Batch batch, int record) {
-        if (localSubscriptions.consumerCount() == 0) {
-            return null;
-        }
-        MessageHeaderFlyweight header = batch.header.wrap(batch.buffer, record);
-        SubscriptionTable.Subscription s = localSubscriptions.lookup(batch.buffer, header.topicOffset(),
-                header.topicLength());
-        return s == null ? null : s.topic();
     }
 
     /** Sends the batch, waiting for room in the transport up to sendTimeoutMillis (not on the timer thread). */
@@ -210,7 +192,7 @@ final class Outbound {
         if (!sent) {
             counters.messagesDroppedAtSend.add(records);
             String reason = "transport still full after sendTimeoutMillis=" + sendTimeoutMillis;
-            sink.batchDropped(batch.priority, records, reason);
+            dropped.batchDropped(batch.priority, records, reason);
             throw new ResourceAllocationException(records + " message(s) not sent: " + reason);
         }
         counters.batchesSent.increment();
@@ -244,7 +226,7 @@ final class Outbound {
     /** A batch the transport refused outright (closed, or too large): counted, reported, and thrown. */
     private JMSException refused(Batch batch, int records, RuntimeException e) {
         counters.messagesDroppedAtSend.add(records);
-        sink.batchDropped(batch.priority, records, e.getMessage());
+        dropped.batchDropped(batch.priority, records, e.getMessage());
         return new jakarta.jms.IllegalStateException("transport refused a batch: " + e.getMessage());
     }
 

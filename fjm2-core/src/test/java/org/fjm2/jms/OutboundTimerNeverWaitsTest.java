@@ -1,6 +1,5 @@
 package org.fjm2.jms;
 
-import io.netty.buffer.ByteBuf;
 import jakarta.jms.Message;
 import org.fjm2.jms.message.Fjm2TextMessage;
 import org.fjm2.testkit.Await;
@@ -103,15 +102,9 @@ class OutboundTimerNeverWaitsTest {
 
     private Outbound newOutbound(String url) throws Exception {
         return new Outbound(transport, 1L, ConnectionSettings.parse(url), timer, flushThread,
-                new ConnectionCounters(), new SubscriptionTable(), new Outbound.Sink() {
-                    @Override
-                    public void deliverLocally(ByteBuf batch, int recordOffset, int recordLength, Fjm2Topic t) {
-                    }
-
-                    @Override
-                    public void batchDropped(int priority, int messages, String reason) {
-                        throw new AssertionError("dropped: " + reason);
-                    }
+                new ConnectionCounters(), new LocalDelivery(new SubscriptionTable(), () -> null, 1L),
+                (priority, messages, reason) -> {
+                    throw new AssertionError("dropped: " + reason);
                 });
     }
 }
