@@ -333,7 +333,7 @@ public final class Fjm2Session implements Session, TopicSession {
     @Override
     public MessageProducer createProducer(Destination destination) throws JMSException {
         checkOpen();
-        Fjm2Topic topic = destination == null ? null : connection.toTopic(destination);
+        Fjm2Topic topic = destination == null ? null : Destinations.toTopic(destination);
         Fjm2MessageProducer producer = new Fjm2MessageProducer(this, topic, connection.newProducerState());
         producers.add(producer);
         return producer;
@@ -360,7 +360,7 @@ public final class Fjm2Session implements Session, TopicSession {
         if (destination == null) {
             throw new InvalidDestinationException("destination must not be null");
         }
-        Fjm2Topic topic = connection.toTopic(destination);
+        Fjm2Topic topic = Destinations.toTopic(destination);
         connection.checkConsumable(topic);
         SelectorFilter selector = SelectorFilter.parse(messageSelector);
         return connection.registerConsumer(this, topic, selector, noLocal);
@@ -550,7 +550,7 @@ public final class Fjm2Session implements Session, TopicSession {
             throw new InvalidDestinationException("temporary topic " + temp.name() + " was deleted");
         }
         Fjm2Message m = message instanceof Fjm2Message own ? own : ForeignMessages.convert(message);
-        Fjm2Topic replyTo = m.getJMSReplyTo() == null ? null : connection.toTopic(m.getJMSReplyTo());
+        Fjm2Topic replyTo = m.getJMSReplyTo() == null ? null : Destinations.toTopic(m.getJMSReplyTo());
         long now = System.currentTimeMillis();
         m.setJMSDestination(topic);
         m.setJMSDeliveryMode(deliveryMode);
