@@ -7,12 +7,15 @@ import org.fjm2.jms.transport.TransportCounters;
 /** The JMX view of one connection's counters (see {@link ConnectionStatsMBean}). */
 final class ConnectionStats implements ConnectionStatsMBean {
 
-    private final Fjm2Connection connection;
+    private final ClientIdentity clientIdentity;
+    private final String url;
     private final ConnectionCounters counters;
     private final ObjectTransport transport;
 
-    ConnectionStats(Fjm2Connection connection, ConnectionCounters counters, ObjectTransport transport) {
-        this.connection = connection;
+    ConnectionStats(ClientIdentity clientIdentity, String url, ConnectionCounters counters,
+                    ObjectTransport transport) {
+        this.clientIdentity = clientIdentity;
+        this.url = url;
         this.counters = counters;
         this.transport = transport;
     }
@@ -23,7 +26,7 @@ final class ConnectionStats implements ConnectionStatsMBean {
 
     @Override
     public String getClientId() {
-        return connection.clientIdOrNull();
+        return clientIdentity.idOrNull();
     }
 
     @Override
@@ -33,7 +36,7 @@ final class ConnectionStats implements ConnectionStatsMBean {
 
     @Override
     public String getUrl() {
-        return connection.settings().url();
+        return url;
     }
 
     @Override

@@ -27,6 +27,7 @@ final class ExceptionReports {
     static final int MAX_PENDING_REPORTS = 10_000;
 
     private final ExecutorService events;
+    private volatile ExceptionListener listener;
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicLong missed = new AtomicLong();
     /** Used on the events thread only. */
@@ -38,8 +39,26 @@ final class ExceptionReports {
         this.events = events;
     }
 
-    /** Never blocks; any thread. */
-    void report(ExceptionListener listener, JMSException problem) {
+    ExceptionListener listener() {
+        return listener;
+    }
+
+    void listener(ExceptionListener value) {
+        listener = value;
+    }
+
+    /**
+     * Hands a problem to the listener, if one is set; never blocks, any thread. Without a listener nothing happens
+     * here: whoever reports a problem has logged it.
+     */
+    void report(JMSException problem) {
+        ExceptionListener l = listener;
+        if (l != null) {
+            report(l, problem);
+        }
+    }
+
+    private void report(ExceptionListener listener, JMSException problem) {
         if (pending.incrementAndGet() > MAX_PENDING_REPORTS) {
             pending.decrementAndGet();
             if (missed.getAndIncrement() == 0) {

@@ -1,132 +1,76 @@
 package org.fjm2.jms;
 
-import io.netty.buffer.ByteBuf;
 import jakarta.jms.ConnectionConsumer;
 import jakarta.jms.ConnectionMetaData;
 import jakarta.jms.Destination;
 import jakarta.jms.ExceptionListener;
 import jakarta.jms.IllegalStateException;
-import jakarta.jms.InvalidClientIDException;
-import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
-import jakarta.jms.Queue;
 import jakarta.jms.ServerSessionPool;
 import jakarta.jms.Session;
 import jakarta.jms.TemporaryTopic;
 import jakarta.jms.Topic;
 import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicSession;
-import org.fjm2.jms.message.Fjm2Message;
 import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.transport.TransportCounters;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
-import org.fjm2.jms.wire.MalformedWireException;
-import org.fjm2.jms.wire.MessageHeaderFlyweight;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import javax.management.StandardMBean;
-import org.fjm2.jms.management.ConnectionStatsMBean;
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A JMS connection: one transport session (one NORM session for {@code norm://}) shared by all its sessions and
- * topics. It owns the batcher ({@link Outbound}), the receive path ({@link Inbound}, on the transport's
- * thread), a timer thread (batch linger, delivery delay, overflow reports) and an events thread that calls the
- * ExceptionListener, so a slow listener delays nothing else.
+ * topics. The JMS face over parts with one job each: {@link MessagePaths} (the transport, the batcher and the receive
+ * path), {@link ConnectionThreads} (timer, flush and events threads), {@link ConnectionSessions} (sessions, start and
+ * stop), {@link ClientIdentity}, {@link TemporaryTopics}, {@link ExceptionReports} (the ExceptionListener, on the
+ * events thread) and {@link ConnectionMBean} (JMX).
  */
 public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnection {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Fjm2Connection.class);
-    /** Client ids in use in this JVM (uniqueness across the network needs a broker; FJM2 has none). */
-    private static final Set<String> CLIENT_IDS_IN_USE = ConcurrentHashMap.newKeySet();
-    private static final AtomicInteger INSTANCES = new AtomicInteger();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final ConnectionSettings settings;
-    private final ObjectTransport transport;
-    private final DeliveryBacklog deliveryBacklog = new DeliveryBacklog();
-    private final long epoch;
-    private final int instance = INSTANCES.incrementAndGet();
     private final ConnectionCounters counters = new ConnectionCounters();
     private final SubscriptionTable subscriptions = new SubscriptionTable();
-    private final ScheduledThreadPoolExecutor timer;
-    private final ExecutorService events;
+    private final DeliveryBacklog deliveryBacklog = new DeliveryBacklog();
+    private final ClientIdentity clientIdentity = new ClientIdentity();
+    private final ConnectionSessions sessions = new ConnectionSessions();
+    private final long epoch;
+    private final ConnectionIds ids;
+    private final ConnectionThreads threads;
     private final ExceptionReports exceptionReports;
-    private final Outbound outbound;
-    private final Inbound inbound;
-    private final List<Fjm2Session> sessions = new CopyOnWriteArrayList<>();
-    private final Map<String, Fjm2TemporaryTopic> temporaryTopics = new ConcurrentHashMap<>();
-    private final AtomicInteger nextSessionId = new AtomicInteger();
-    private final AtomicInteger nextProducerId = new AtomicInteger();
-    private final AtomicLong nextTransactedMessage = new AtomicLong();
-    private final AtomicLong nextTemporaryTopic = new AtomicLong();
-    private final Object stateLock = new Object();
-    private volatile boolean started;
+    private final TemporaryTopics temporaryTopics;
+    private final MessagePaths paths;
+    private final ConnectionMBean mbean;
     private volatile boolean closed;
-    private volatile ExceptionListener exceptionListener;
-    private volatile String clientId;
-    private boolean clientIdAdministrative;
-    private boolean clientIdSettable = true;
-    private ObjectName mbeanName;
 
     Fjm2Connection(ConnectionSettings settings) throws JMSException {
         this.settings = settings;
+        if (settings.clientId() != null) {
+            clientIdentity.claimAdministrative(settings.clientId());
+        }
+        ObjectTransport transport;
         try {
-            this.transport = settings.transportFactory().create(settings.uri(), settings.transportParameters());
-        } catch (IOException | RuntimeException e) {
-            JMSException jms = new JMSException("cannot open transport " + settings.url() + ": " + e.getMessage());
-            jms.setLinkedException(e);
-            jms.initCause(e);
-            throw jms;
+            transport = MessagePaths.openTransport(settings);
+        } catch (JMSException e) {
+            clientIdentity.release();
+            throw e;
         }
         // wall clock, in the epoch: a receiver hears a sender that started well after it from its first message
         long startMillis = System.currentTimeMillis();
         this.epoch = BatchHeaderFlyweight.epochOf(startMillis, RANDOM.nextLong());
-        String node = nodeIdText();
-        this.timer = new ScheduledThreadPoolExecutor(1, daemon("fjm2-timer-" + node));
-        this.timer.setRemoveOnCancelPolicy(true);
-        this.events = Executors.newSingleThreadExecutor(daemon("fjm2-events-" + node));
-        this.exceptionReports = new ExceptionReports(events);
-        Callbacks callbacks = new Callbacks();
-        this.outbound = new Outbound(transport, epoch, settings, timer, counters, subscriptions, callbacks);
-        MessageDecoder decoder = new MessageDecoder(settings.allowList(), this::resolveTemporaryTopic);
-        this.inbound = new Inbound(subscriptions, counters, decoder, callbacks, startMillis, settings.clockSkewMillis());
-        if (settings.consumerBackPressure()) {
-            transport.holdAcknowledgementsWhile(deliveryBacklog::isBackedUp);
-        }
-        transport.start(inbound);
-        if (settings.clientId() != null) {
-            claimClientId(settings.clientId());
-            clientIdAdministrative = true;
-        }
-        registerMBean();
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
+        String node = Integer.toUnsignedString(transport.localNodeId());
+        this.ids = new ConnectionIds(epoch);
+        this.threads = new ConnectionThreads(node);
+        this.exceptionReports = new ExceptionReports(threads.events());
+        this.temporaryTopics = new TemporaryTopics(node, epoch, subscriptions);
+        this.paths = new MessagePaths(transport, settings, epoch, startMillis, threads, counters, subscriptions,
+                deliveryBacklog, temporaryTopics::resolve, exceptionReports);
+        this.mbean = new ConnectionMBean(settings.jmx(), node,
+                new ConnectionStats(clientIdentity, settings.url(), counters, transport));
+        mbean.register(clientIdentity.idOrNull());
     }
 
     // ------------------------------------------------------------------ internals used by sessions
@@ -145,7 +89,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     }
 
     Outbound outbound() {
-        return outbound;
+        return paths.outbound();
     }
 
     /** Which consumers listen to which topic (tests build a receive path of their own over it). */
@@ -155,7 +99,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     /** The receive path (tests feed it crafted objects). */
     Inbound inbound() {
-        return inbound;
+        return paths.inbound();
     }
 
     long epoch() {
@@ -164,165 +108,86 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     /** The transport's counters (for tests and tools). */
     TransportCounters transportCounters() {
-        return transport.counters();
+        return paths.transport().counters();
     }
 
     int transportPending() {
-        return transport.pendingObjects();
+        return paths.transport().pendingObjects();
     }
 
     ScheduledExecutorService timer() {
-        return timer;
+        return threads.timer();
     }
 
     boolean isStarted() {
-        return started;
+        return sessions.isStarted();
     }
 
     /** The node id as users see it (unsigned decimal). */
     String nodeIdText() {
-        return Integer.toUnsignedString(transport.localNodeId());
+        return Integer.toUnsignedString(nodeId());
     }
 
     /** This connection's transport node id. */
     public int nodeId() {
-        return transport.localNodeId();
+        return paths.transport().localNodeId();
     }
 
     String clientIdOrNull() {
-        return clientId;
+        return clientIdentity.idOrNull();
     }
 
     ProducerState newProducerState() {
-        return new ProducerState(nextProducerId.incrementAndGet());
+        return ids.newProducerState();
     }
 
     String newTransactedMessageId(ProducerState producer) {
-        return "ID:" + Long.toHexString(epoch) + ":" + Integer.toHexString(producer.id) + ":t"
-                + nextTransactedMessage.incrementAndGet();
-    }
-
-    /** A topic of this provider for any Destination: foreign topics by name, queues refused. */
-    Fjm2Topic toTopic(Destination destination) throws JMSException {
-        if (destination instanceof Fjm2Topic topic) {
-            return topic;
-        }
-        if (destination instanceof Topic topic) {
-            return new Fjm2Topic(topic.getTopicName());
-        }
-        if (destination instanceof Queue) {
-            throw Unsupported.queueDestination();
-        }
-        throw new InvalidDestinationException("not a Topic: " + destination);
+        return ids.newTransactedMessageId(producer);
     }
 
     /** The specification: only the connection that created a temporary topic may consume from it. */
     void checkConsumable(Fjm2Topic topic) throws JMSException {
-        if (topic instanceof Fjm2TemporaryTopic temp) {
-            if (temp.owner() != this) {
-                throw new InvalidDestinationException("temporary topic " + temp.name()
-                        + " belongs to another connection; only its creator may consume from it");
-            }
-            if (temp.isDeleted()) {
-                throw new InvalidDestinationException("temporary topic " + temp.name() + " was deleted");
-            }
-        }
+        TemporaryTopics.checkConsumable(topic, this);
     }
 
+    /** A new consumer of a session of this connection, listed in the subscriptions. */
     Fjm2MessageConsumer registerConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector,
                                          boolean noLocal) {
-        synchronized (stateLock) {
-            Fjm2MessageConsumer consumer = session.newConsumer(topic, selector, noLocal, !started);
-            subscriptions.add(consumer);
-            return consumer;
-        }
+        return sessions.addConsumer(session, topic, selector, noLocal, subscriptions);
     }
 
     void unregisterConsumer(Fjm2MessageConsumer consumer) {
         subscriptions.remove(consumer);
     }
 
-    private Fjm2Topic resolveTemporaryTopic(String name) {
-        Fjm2TemporaryTopic own = temporaryTopics.get(name);
-        return own != null ? own : Fjm2TemporaryTopic.remote(name);
-    }
-
     void deleteTemporaryTopic(Fjm2TemporaryTopic topic) throws JMSException {
         checkOpen();
-        if (subscriptions.hasConsumers(topic.name())) {
-            throw new IllegalStateException("temporary topic " + topic.name() + " still has consumers");
-        }
-        temporaryTopics.remove(topic.name());
-        topic.markDeleted();
+        temporaryTopics.delete(topic);
     }
 
     TemporaryTopic createTemporaryTopic() throws JMSException {
         checkOpen();
-        String name = Fjm2TemporaryTopic.PREFIX + nodeIdText() + "." + Long.toHexString(epoch) + "."
-                + Long.toHexString(RANDOM.nextLong()) + "." + nextTemporaryTopic.incrementAndGet();
-        Fjm2TemporaryTopic topic = new Fjm2TemporaryTopic(name, this);
-        temporaryTopics.put(name, topic);
-        return topic;
+        return temporaryTopics.create(this);
     }
 
     void sessionClosed(Fjm2Session session) {
         sessions.remove(session);
     }
 
-    boolean isOwnCallbackThread() {
-        for (Fjm2Session s : sessions) {
-            if (s.isListenerThread() || s.isCompletionThread()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Hands a problem to the ExceptionListener on the events thread (never blocks the caller; a bounded backlog).
-     * Without a listener nothing happens here: whoever reports a problem has logged it.
-     */
+    /** Hands a problem to the ExceptionListener on the events thread (never blocks the caller; a bounded backlog). */
     void reportAsync(JMSException problem) {
-        ExceptionListener listener = exceptionListener;
-        if (listener != null) {
-            exceptionReports.report(listener, problem);
+        exceptionReports.report(problem);
+    }
+
+    void checkOpen() throws IllegalStateException {
+        if (closed) {
+            throw new IllegalStateException("connection closed");
         }
     }
 
-    /** What the receive path and the batcher call back: kept off the public API. */
-    private final class Callbacks implements Inbound.Owner, Outbound.Sink {
-        @Override
-        public void reportAsync(JMSException problem) {
-            Fjm2Connection.this.reportAsync(problem);
-        }
-
-        @Override
-        public void transmitIdle() {
-            outbound.transmitIdle();
-        }
-
-        @Override
-        public void deliverLocally(ByteBuf batch, int recordOffset, int recordLength, Fjm2Topic topic) {
-            SubscriptionTable.Subscription subscription = subscriptions.lookup(topic);
-            if (subscription == null) {
-                return;
-            }
-            long deliveryTime = new MessageHeaderFlyweight().wrap(batch, recordOffset).deliveryTime();
-            try {
-                Fjm2Message m = new MessageDecoder(settings.allowList(), Fjm2Connection.this::resolveTemporaryTopic)
-                        .decode(batch, recordOffset, recordLength, subscription.topic(), epoch);
-                Inbound.fanOut(subscription, m, true, deliveryTime, new ArrayList<>(2), null);
-            } catch (MalformedWireException e) {
-                LOG.error("could not decode our own message for local delivery (a bug): {}", e.getMessage());
-            }
-        }
-
-        @Override
-        public void batchDropped(int priority, int messages, String reason) {
-            LOG.error("{} message(s) of priority {} could not be sent: {}", messages, priority, reason);
-            reportAsync(new MessagesLostException(null, transport.localNodeId(), 0, priority, messages,
-                    "not sent by this connection: " + reason));
-        }
+    /** The MBean name: {@code org.fjm2:type=Connection,clientId=...,node=...,instance=...}. */
+    ObjectName mbeanName() {
+        return mbean.name();
     }
 
     // ------------------------------------------------------------------ JMS API
@@ -340,12 +205,10 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         } else {
             mode = Session.SESSION_TRANSACTED;
         }
-        synchronized (stateLock) {
-            clientIdSettable = false;
-            Fjm2Session session = new Fjm2Session(this, nextSessionId.incrementAndGet(), transacted, mode);
-            sessions.add(session);
-            return session;
-        }
+        clientIdentity.freeze();
+        Fjm2Session session = new Fjm2Session(this, ids.nextSessionId(), transacted, mode);
+        sessions.add(session);
+        return session;
     }
 
     @Override
@@ -366,35 +229,14 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     @Override
     public String getClientID() throws JMSException {
         checkOpen();
-        return clientId;
+        return clientIdentity.idOrNull();
     }
 
     @Override
     public void setClientID(String id) throws JMSException {
         checkOpen();
-        synchronized (stateLock) {
-            if (clientIdAdministrative) {
-                throw new IllegalStateException("the client id was configured administratively (clientID="
-                        + clientId + ") and cannot be changed");
-            }
-            if (clientId != null || !clientIdSettable) {
-                throw new IllegalStateException("setClientID must be the first call on a connection, and only once");
-            }
-            if (id == null || id.isEmpty()) {
-                throw new InvalidClientIDException("client id must not be null or empty");
-            }
-            claimClientId(id);
-            clientIdSettable = false;
-            unregisterMBean();
-            registerMBean();
-        }
-    }
-
-    private void claimClientId(String id) throws InvalidClientIDException {
-        if (!CLIENT_IDS_IN_USE.add(id)) {
-            throw new InvalidClientIDException("client id '" + id + "' is already in use by another connection");
-        }
-        clientId = id;
+        clientIdentity.set(id);
+        mbean.register(id);
     }
 
     @Override
@@ -406,58 +248,33 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     @Override
     public ExceptionListener getExceptionListener() throws JMSException {
         checkOpen();
-        return exceptionListener;
+        return exceptionReports.listener();
     }
 
     @Override
     public void setExceptionListener(ExceptionListener listener) throws JMSException {
         checkOpen();
-        synchronized (stateLock) {
-            clientIdSettable = false;
-        }
-        exceptionListener = listener;
+        clientIdentity.freeze();
+        exceptionReports.listener(listener);
     }
 
     @Override
     public void start() throws JMSException {
         checkOpen();
-        synchronized (stateLock) {
-            clientIdSettable = false;
-            if (started) {
-                return;
-            }
-            started = true;
-            for (Fjm2Session s : sessions) {
-                s.deliveryPaused(false);
-            }
-        }
+        clientIdentity.freeze();
+        sessions.start();
     }
 
     /** Pauses delivery; returns once no MessageListener of this connection is running. */
     @Override
     public void stop() throws JMSException {
         checkOpen();
-        if (isOwnCallbackThread()) {
+        if (sessions.isCallbackThread()) {
             throw new IllegalStateException("stop() from a MessageListener or CompletionListener of this connection"
                     + " would deadlock");
         }
-        synchronized (stateLock) {
-            clientIdSettable = false;
-            if (!started) {
-                return;
-            }
-            started = false;
-            for (Fjm2Session s : sessions) {
-                s.deliveryPaused(true);
-            }
-        }
-        try {
-            for (Fjm2Session s : sessions) {
-                s.awaitListenerIdle();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        clientIdentity.freeze();
+        sessions.stop();
     }
 
     /**
@@ -469,44 +286,17 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         if (closed) {
             return;
         }
-        if (isOwnCallbackThread()) {
+        if (sessions.isCallbackThread()) {
             throw new IllegalStateException("close() from a MessageListener or CompletionListener of this"
                     + " connection is not allowed");
         }
-        synchronized (stateLock) {
-            if (closed) {
-                return;
-            }
-            started = false;
-        }
-        for (Fjm2Session s : sessions) {
-            s.close();
-        }
+        sessions.closeAll();
         closed = true;
-        outbound.close();
-        transport.close();
-        timer.shutdownNow();
-        events.shutdown();
-        try {
-            events.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        for (Fjm2TemporaryTopic t : temporaryTopics.values()) {
-            t.markDeleted();
-        }
-        temporaryTopics.clear();
-        String id = clientId;
-        if (id != null) {
-            CLIENT_IDS_IN_USE.remove(id);
-        }
-        unregisterMBean();
-    }
-
-    void checkOpen() throws IllegalStateException {
-        if (closed) {
-            throw new IllegalStateException("connection closed");
-        }
+        paths.close();
+        threads.close();
+        temporaryTopics.deleteAll();
+        clientIdentity.release();
+        mbean.unregister();
     }
 
     @Override
@@ -550,45 +340,9 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         throw Unsupported.durable("createSharedDurableConnectionConsumer");
     }
 
-    // ------------------------------------------------------------------ JMX
-
-    /** The MBean name: {@code org.fjm2:type=Connection,clientId=...,node=...,instance=...}. */
-    ObjectName mbeanName() {
-        return mbeanName;
-    }
-
-    private void registerMBean() {
-        if (!settings.jmx()) {
-            return;
-        }
-        try {
-            String id = clientId == null ? "none" : ObjectName.quote(clientId);
-            ObjectName name = new ObjectName("org.fjm2:type=Connection,clientId=" + id + ",node=" + nodeIdText()
-                    + ",instance=" + instance);
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            server.registerMBean(new StandardMBean(new ConnectionStats(this, counters, transport),
-                    ConnectionStatsMBean.class), name);
-            mbeanName = name;
-        } catch (JMException | RuntimeException e) {
-            LOG.warn("could not register the connection MBean: {}", e.toString());
-        }
-    }
-
-    private void unregisterMBean() {
-        ObjectName name = mbeanName;
-        if (name == null) {
-            return;
-        }
-        try {
-            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-        } catch (JMException e) {
-            LOG.debug("MBean {} already gone: {}", name, e.toString());
-        }
-        mbeanName = null;
-    }
-
     @Override
     public String toString() {
+        String clientId = clientIdentity.idOrNull();
         return "Fjm2Connection[" + settings.url() + ", node=" + nodeIdText()
                 + (clientId == null ? "" : ", clientId=" + clientId) + "]";
     }

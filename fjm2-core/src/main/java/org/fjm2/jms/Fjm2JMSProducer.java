@@ -62,7 +62,7 @@ final class Fjm2JMSProducer implements JMSProducer {
                 throw new InvalidDestinationRuntimeException("destination must not be null");
             }
             Fjm2Session session = context.session();
-            Fjm2Topic topic = session.connection().toTopic(destination);
+            Fjm2Topic topic = Destinations.toTopic(destination);
             for (Map.Entry<String, Object> p : properties.entrySet()) {
                 message.setObjectProperty(p.getKey(), p.getValue());
             }

@@ -225,7 +225,7 @@ public final class Fjm2MessageProducer implements MessageProducer, TopicPublishe
         if (destination == null) {
             throw new InvalidDestinationException("destination must not be null");
         }
-        return session.connection().toTopic(destination);
+        return Destinations.toTopic(destination);
     }
 
     private void checkOpen() throws IllegalStateException {

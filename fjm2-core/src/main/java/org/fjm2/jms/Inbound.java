@@ -33,8 +33,6 @@ final class Inbound implements ObjectListener {
     /** What the receive path needs from its connection. */
     interface Owner {
         void reportAsync(jakarta.jms.JMSException problem);
-
-        void transmitIdle();
     }
 
     private final SubscriptionTable subscriptions;
@@ -236,7 +234,7 @@ final class Inbound implements ObjectListener {
             return;
         }
         counters.messagesReceived.increment();
-        fanOut(subscription, message, false, deliveryTime, scratch, wakes);
+        subscription.fanOut(message, false, deliveryTime, scratch, wakes);
     }
 
     /** A malformed input's reason is its message; anything else is named by its class too. */
@@ -262,25 +260,6 @@ final class Inbound implements ObjectListener {
                     Integer.toHexString(producer), priority, sequence, limits.maxSequenceJump(), previous,
                     implausibleLog.takeSuppressed());
         }
-    }
-
-    /**
-     * Hands a decoded message to every consumer of the subscription that wants it (noLocal, selector): copies
-     * first, the original last, so no consumer can touch a message still being copied.
-     */
-    static void fanOut(SubscriptionTable.Subscription subscription, Fjm2Message message, boolean local,
-                       long deliveryTime, List<Fjm2MessageConsumer> scratch, PendingWakes wakes) {
-        scratch.clear();
-        for (Fjm2MessageConsumer consumer : subscription.consumers()) {
-            if (consumer.wants(message, local)) {
-                scratch.add(consumer);
-            }
-        }
-        int n = scratch.size();
-        for (int i = 0; i < n; i++) {
-            scratch.get(i).accept(i == n - 1 ? message : message.copy(), deliveryTime, wakes);
-        }
-        scratch.clear();
     }
 
     @Override
@@ -345,10 +324,5 @@ final class Inbound implements ObjectListener {
         } catch (RuntimeException e) {
             receiveFailure("a sender's departure", senderNodeId, e);
         }
-    }
-
-    @Override
-    public void onTransmitIdle() {
-        owner.transmitIdle();
     }
 }

@@ -13,8 +13,11 @@ import org.fjm2.jms.wire.MessageHeaderFlyweight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -26,6 +29,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Sequence numbers are assigned under the batch lock, so the order of numbers is the order in the batches,
  * which the transport keeps per priority.
+ *
+ * <p>Who waits: a producer's send() may wait for room in the transport (back-pressure is its job). The timer thread
+ * (linger expiries, the drained signal) never waits, neither for room in the transport nor for a batch lock: it
+ * also runs delivery delays, overflow reports and the linger of every other priority, and one wait (up to
+ * {@code sendTimeoutMillis} while a subscriber keeps the sender's cache full) would hold them all up. What it cannot
+ * flush at once — the lock is taken, mostly by a producer waiting for room, or the transport has no room now — it
+ * hands to the flush thread, which waits like a producer. A thread must wait there rather than retry later: the
+ * NORM engine makes room in a full cache (evicting past {@code maxHold}) only while a sender waits in enqueue.
  */
 final class Outbound {
 
@@ -34,12 +45,8 @@ final class Outbound {
     /** First capacity of a batch opened while the transport is idle (it grows as messages are added). */
     static final int SMALL_BATCH_CAPACITY = 1024;
 
-    /** What the batcher needs from its connection when it delivers locally or reports a failure. */
-    interface Sink {
-        /** A record just encoded for a topic with local consumers: deliver it to them. */
-        void deliverLocally(ByteBuf batch, int recordOffset, int recordLength, Fjm2Topic topic);
-
-        /** A batch that could not be sent after its messages' send() calls had returned. */
+    /** Where the batcher reports messages it could not send after their send() calls had returned. */
+    interface DroppedBatches {
         void batchDropped(int priority, int messages, String reason);
     }
 
@@ -49,25 +56,31 @@ final class Outbound {
     private final long lingerMicros;
     private final long sendTimeoutMillis;
     private final ScheduledExecutorService timer;
+    private final Executor flushThread;
     private final ConnectionCounters counters;
-    private final Sink sink;
-    private final SubscriptionTable localSubscriptions;
+    private final DroppedBatches dropped;
+    private final LocalDelivery localDelivery;
     private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
     private final Batch[] batches = new Batch[PRIORITIES];
     private final Runnable flushOpenTask = this::flushOpenBatches;
     private volatile boolean closed;
 
+    /**
+     * @param timer       runs linger expiries and the flush on the drained signal; never made to wait
+     * @param flushThread one thread that does the flushes the timer could not do at once, waiting as they need
+     */
     Outbound(ObjectTransport transport, long epoch, ConnectionSettings settings, ScheduledExecutorService timer,
-             ConnectionCounters counters, SubscriptionTable localSubscriptions, Sink sink) {
+             Executor flushThread, ConnectionCounters counters, LocalDelivery localDelivery, DroppedBatches dropped) {
         this.transport = transport;
         this.epoch = epoch;
         this.maxBatchBytes = Math.min(settings.maxBatchBytes(), transport.maxObjectSize());
         this.lingerMicros = settings.batchLingerMicros();
         this.sendTimeoutMillis = settings.sendTimeoutMillis();
         this.timer = timer;
+        this.flushThread = flushThread;
         this.counters = counters;
-        this.localSubscriptions = localSubscriptions;
-        this.sink = sink;
+        this.localDelivery = localDelivery;
+        this.dropped = dropped;
         for (int p = 0; p < PRIORITIES; p++) {
             batches[p] = new Batch(p);
         }
@@ -152,10 +165,7 @@ final class Outbound {
         batch.records++;
         counters.messagesSent.increment();
         counters.messageBytesSent.add(length);
-        Fjm2Topic topic = localTopic(batch, record);
-        if (topic != null) {
-            sink.deliverLocally(buf, record, length, topic);
-        }
+        localDelivery.deliver(batch.priority, buf, record, length);
         if (buf.readableBytes() >= maxBatchBytes || transport.pendingObjects() == 0 || lingerMicros == 0) {
             flushLocked(batch);
         } else if (!batch.lingerScheduled) {
@@ -164,41 +174,60 @@ final class Outbound {
         }
     }
 
-    /** The topic of a just-written record when some consumer of this connection listens to it. */
-    private Fjm2Topic localTopic(Batch batch, int record) {
-        if (localSubscriptions.consumerCount() == 0) {
-            return null;
-        }
-        MessageHeaderFlyweight header = batch.header.wrap(batch.buffer, record);
-        SubscriptionTable.Subscription s = localSubscriptions.lookup(batch.buffer, header.topicOffset(),
-                header.topicLength());
-        return s == null ? null : s.topic();
-    }
-
+    /** Sends the batch, waiting for room in the transport up to sendTimeoutMillis (not on the timer thread). */
     private void flushLocked(Batch batch) throws JMSException, InterruptedException {
         ByteBuf buf = batch.buffer;
         if (buf == null || batch.records == 0) {
             return;
         }
-        int records = batch.records;
-        batch.batchHeader.wrap(buf, 0).recordCount(records);
+        int records = batch.sealed();
         batch.buffer = null;
         batch.records = 0;
         boolean sent;
         try {
             sent = transport.send(buf, batch.priority, sendTimeoutMillis, TimeUnit.MILLISECONDS);
         } catch (IllegalStateException | IllegalArgumentException e) {
-            counters.messagesDroppedAtSend.add(records);
-            sink.batchDropped(batch.priority, records, e.getMessage());
-            throw new jakarta.jms.IllegalStateException("transport refused a batch: " + e.getMessage());
+            throw refused(batch, records, e);
         }
         if (!sent) {
             counters.messagesDroppedAtSend.add(records);
             String reason = "transport still full after sendTimeoutMillis=" + sendTimeoutMillis;
-            sink.batchDropped(batch.priority, records, reason);
+            dropped.batchDropped(batch.priority, records, reason);
             throw new ResourceAllocationException(records + " message(s) not sent: " + reason);
         }
         counters.batchesSent.increment();
+    }
+
+    /**
+     * Sends the batch if the transport has room now, never waiting; false leaves it open, as it was.
+     */
+    private boolean flushLockedIfRoom(Batch batch) throws JMSException {
+        ByteBuf buf = batch.buffer;
+        if (buf == null || batch.records == 0) {
+            return true;
+        }
+        int records = batch.sealed();
+        boolean sent;
+        try {
+            sent = transport.trySend(buf, batch.priority);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            batch.buffer = null; // released by the transport
+            batch.records = 0;
+            throw refused(batch, records, e);
+        }
+        if (sent) {
+            batch.buffer = null;
+            batch.records = 0;
+            counters.batchesSent.increment();
+        }
+        return sent;
+    }
+
+    /** A batch the transport refused outright (closed, or too large): counted, reported, and thrown. */
+    private JMSException refused(Batch batch, int records, RuntimeException e) {
+        counters.messagesDroppedAtSend.add(records);
+        dropped.batchDropped(batch.priority, records, e.getMessage());
+        return new jakarta.jms.IllegalStateException("transport refused a batch: " + e.getMessage());
     }
 
     /**
@@ -210,7 +239,7 @@ final class Outbound {
         if (!closed && hasOpenBatch()) {
             try {
                 timer.execute(flushOpenTask);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 // closing: close() flushes
             }
         }
@@ -239,27 +268,52 @@ final class Outbound {
     }
 
     /**
-     * Sends the batches that look open. The unlocked peek at the record count may miss a batch opened this
-     * instant; its linger timer (or the next idle signal) sends it.
+     * Sends the batches that look open (timer thread). The unlocked peek at the record count may miss a batch opened
+     * this instant; its linger timer (or the next idle signal) sends it.
      */
     private void flushOpenBatches() {
+        for (int p = PRIORITIES - 1; p >= 0; p--) {
+            Batch batch = batches[p];
+            if (batch.records > 0) {
+                flushWithoutWaiting(batch, false);
+            }
+        }
+    }
+
+    /**
+     * The timer thread's flush: at once, or handed to the flush thread (see the class comment for why it never
+     * waits).
+     *
+     * @param lingerExpired the batch's linger timer fired (it may be scheduled again from now on)
+     */
+    private void flushWithoutWaiting(Batch batch, boolean lingerExpired) {
+        if (!batch.lock.tryLock()) {
+            handOff(batch);
+            return;
+        }
         try {
-            for (int p = PRIORITIES - 1; p >= 0; p--) {
-                Batch batch = batches[p];
-                if (batch.records == 0) {
-                    continue;
-                }
-                batch.lock.lockInterruptibly();
-                try {
-                    flushLocked(batch);
-                } finally {
-                    batch.lock.unlock();
-                }
+            if (lingerExpired) {
+                batch.lingerScheduled = false;
+            }
+            if (!flushLockedIfRoom(batch)) {
+                handOff(batch);
             }
         } catch (JMSException e) {
             LOG.debug("background flush failed (already counted and reported): {}", e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } finally {
+            batch.lock.unlock();
+        }
+    }
+
+    /** Queues the batch's waiting flush on the flush thread, unless one is queued already. */
+    private void handOff(Batch batch) {
+        if (closed || !batch.handOffQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            flushThread.execute(batch.waitingFlushTask);
+        } catch (RejectedExecutionException e) {
+            batch.handOffQueued.set(false); // closing: close() flushes
         }
     }
 
@@ -297,8 +351,11 @@ final class Outbound {
         final int priority;
         final ReentrantLock lock = new ReentrantLock();
         final Runnable lingerTask;
+        final Runnable waitingFlushTask;
         final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
         final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
+        /** A waiting flush is queued on the flush thread (at most one per batch). */
+        final AtomicBoolean handOffQueued = new AtomicBoolean();
         ByteBuf buffer;
         /** Written under the lock; read without it only as a hint (volatile for visibility). */
         volatile int records;
@@ -306,7 +363,8 @@ final class Outbound {
 
         Batch(int priority) {
             this.priority = priority;
-            this.lingerTask = this::lingerExpired;
+            this.lingerTask = () -> flushWithoutWaiting(this, true);
+            this.waitingFlushTask = this::flushWaiting;
         }
 
         ByteBuf open() {
@@ -321,13 +379,30 @@ final class Outbound {
             return buffer;
         }
 
-        private void lingerExpired() {
-            lock.lock();
+        /** Writes the record count into the batch header; returns it. */
+        int sealed() {
+            batchHeader.wrap(buffer, 0).recordCount(records);
+            return records;
+        }
+
+        /**
+         * On the flush thread: what the timer could not flush at once, now with waiting allowed. It clears
+         * {@code lingerScheduled} too, in case a linger expiry was handed over: the next batch then gets a linger
+         * of its own (at worst one spare linger runs and finds nothing to send).
+         */
+        private void flushWaiting() {
+            handOffQueued.set(false);
+            try {
+                lock.lockInterruptibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
             try {
                 lingerScheduled = false;
                 flushLocked(this);
             } catch (JMSException e) {
-                LOG.debug("linger flush failed (already counted and reported): {}", e.getMessage());
+                LOG.debug("handed-over flush failed (already counted and reported): {}", e.getMessage());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {

@@ -1,8 +1,10 @@
 package org.fjm2.jms;
 
 import io.netty.buffer.ByteBuf;
+import org.fjm2.jms.message.Fjm2Message;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,6 +17,29 @@ final class SubscriptionTable {
 
     /** One topic and its consumers: an immutable value, replaced on every change. */
     record Subscription(Fjm2Topic topic, Fjm2MessageConsumer[] consumers) {
+
+        /**
+         * Hands a decoded message to every consumer that wants it (noLocal, selector): copies first, the original
+         * last, so no consumer can touch a message still being copied.
+         *
+         * @param local    sent by this connection (noLocal consumers skip it)
+         * @param matching the caller's reusable list (left empty)
+         * @param wakes    listener threads to wake once the caller has queued a whole batch; null: wake at once
+         */
+        void fanOut(Fjm2Message message, boolean local, long deliveryTime, List<Fjm2MessageConsumer> matching,
+                    PendingWakes wakes) {
+            matching.clear();
+            for (Fjm2MessageConsumer consumer : consumers) {
+                if (consumer.wants(message, local)) {
+                    matching.add(consumer);
+                }
+            }
+            int n = matching.size();
+            for (int i = 0; i < n; i++) {
+                matching.get(i).accept(i == n - 1 ? message : message.copy(), deliveryTime, wakes);
+            }
+            matching.clear();
+        }
     }
 
     private final Map<String, Subscription> byName = new HashMap<>();

@@ -162,9 +162,5 @@ class DeliveryOptionsTest {
         @Override
         public void onSenderGone(int senderNodeId) {
         }
-
-        @Override
-        public void onTransmitIdle() {
-        }
     }
 }

@@ -45,10 +45,6 @@ class InboundFuzzTest {
         public void reportAsync(JMSException problem) {
             reports++;
         }
-
-        @Override
-        public void transmitIdle() {
-        }
     }
 
     @BeforeAll

@@ -40,16 +40,7 @@ final class InboundHarness implements AutoCloseable {
         Session session = connection.createSession();
         consumer = session.createConsumer(session.createTopic(TOPIC));
         MessageDecoder decoder = new MessageDecoder(ObjectMessageAllowList.DEFAULT, Fjm2TemporaryTopic::remote);
-        Inbound.Owner owner = new Inbound.Owner() {
-            @Override
-            public void reportAsync(JMSException problem) {
-                reports.add(problem);
-            }
-
-            @Override
-            public void transmitIdle() {
-            }
-        };
+        Inbound.Owner owner = reports::add;
         inbound = new Inbound(connection.subscriptions(), connection.counters(), decoder, owner, startMillis, 0,
                 limits, () -> nanos);
     }

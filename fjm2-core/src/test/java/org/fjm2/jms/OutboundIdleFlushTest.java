@@ -1,15 +1,13 @@
 package org.fjm2.jms;
 
-import io.netty.buffer.ByteBuf;
 import jakarta.jms.Message;
 import org.fjm2.jms.message.Fjm2TextMessage;
-import org.fjm2.jms.transport.ObjectListener;
-import org.fjm2.jms.transport.ObjectTransport;
-import org.fjm2.jms.transport.TransportCounters;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,6 +23,7 @@ class OutboundIdleFlushTest {
 
     private final ScriptedTransport transport = new ScriptedTransport();
     private final CountingTimer timer = new CountingTimer();
+    private final ExecutorService flushThread = Executors.newSingleThreadExecutor();
     private Outbound outbound;
 
     @AfterEach
@@ -33,6 +32,7 @@ class OutboundIdleFlushTest {
             outbound.close();
         }
         timer.shutdownNow();
+        flushThread.shutdownNow();
     }
 
     @Test
@@ -63,16 +63,10 @@ class OutboundIdleFlushTest {
     }
 
     private Outbound newOutbound(String url) throws Exception {
-        return new Outbound(transport, 1L, ConnectionSettings.parse(url), timer, new ConnectionCounters(),
-                new SubscriptionTable(), new Outbound.Sink() {
-                    @Override
-                    public void deliverLocally(ByteBuf batch, int recordOffset, int recordLength, Fjm2Topic t) {
-                    }
-
-                    @Override
-                    public void batchDropped(int priority, int messages, String reason) {
-                        throw new AssertionError("dropped: " + reason);
-                    }
+        return new Outbound(transport, 1L, ConnectionSettings.parse(url), timer, flushThread,
+                new ConnectionCounters(), new LocalDelivery(new SubscriptionTable(), () -> null, 1L),
+                (priority, messages, reason) -> {
+                    throw new AssertionError("dropped: " + reason);
                 });
     }
 
@@ -88,54 +82,6 @@ class OutboundIdleFlushTest {
         public void execute(Runnable command) {
             executed.incrementAndGet();
             super.execute(command);
-        }
-    }
-
-    /** Accepts every object; reports as many queued objects as the test says. */
-    private static final class ScriptedTransport implements ObjectTransport {
-        final AtomicInteger sent = new AtomicInteger();
-        volatile int pending;
-        private volatile CountDownLatch sends = new CountDownLatch(0);
-
-        CountDownLatch expectSends(int count) {
-            sends = new CountDownLatch(count);
-            return sends;
-        }
-
-        @Override
-        public int localNodeId() {
-            return 1;
-        }
-
-        @Override
-        public int maxObjectSize() {
-            return 64 * 1024;
-        }
-
-        @Override
-        public void start(ObjectListener listener) {
-        }
-
-        @Override
-        public boolean send(ByteBuf object, int priority, long timeout, TimeUnit unit) {
-            object.release();
-            sent.incrementAndGet();
-            sends.countDown();
-            return true;
-        }
-
-        @Override
-        public int pendingObjects() {
-            return pending;
-        }
-
-        @Override
-        public TransportCounters counters() {
-            return TransportCounters.ZERO;
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

@@ -2,7 +2,10 @@ package org.fjm2.jms.transport;
 
 import io.netty.buffer.ByteBuf;
 
-/** What an {@link ObjectTransport} reports to its owner, always on the transport's own receive thread. */
+/**
+ * What an {@link ObjectTransport} receives, reported to its owner on the transport's own receive thread. Events of
+ * the sending side go to a {@link TransmitListener}.
+ */
 public interface ObjectListener {
 
     /**
@@ -16,10 +19,4 @@ public interface ObjectListener {
 
     /** The sender has been silent past the inactivity timeout and its state was dropped. */
     void onSenderGone(int senderNodeId);
-
-    /**
-     * The transmit queue just drained ({@code pendingObjects()} became 0): a batcher should flush now. Must
-     * not block: hand real work to another thread.
-     */
-    void onTransmitIdle();
 }

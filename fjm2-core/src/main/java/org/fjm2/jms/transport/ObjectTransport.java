@@ -22,6 +22,14 @@ public interface ObjectTransport extends AutoCloseable {
     void start(ObjectListener listener);
 
     /**
+     * Sets who hears the sending side's events (the transmit queue drained); call before the first {@link #send}.
+     * By default nothing is signalled: a transport that cannot tell when it drained leaves a batcher's open batch to
+     * its linger timer.
+     */
+    default void transmitListener(TransmitListener listener) {
+    }
+
+    /**
      * Queues one object for reliable multicast to every member of the group. Takes ownership of
      * {@code object} (released by the transport, also when it returns false or throws). Blocks while the
      * transmit window or repair cache is full (back-pressure) up to the timeout; returns false on timeout.
@@ -33,6 +41,19 @@ public interface ObjectTransport extends AutoCloseable {
      * @throws IllegalStateException    when the transport is closed
      */
     boolean send(ByteBuf object, int priority, long timeout, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Queues the object only when that needs no waiting (there is room now); never blocks. True: queued, and the
+     * transport owns the object, as after {@link #send}. False: not queued, and the caller still owns the object (to
+     * try again, or to hand to a thread that may wait in {@link #send}). By default always false: a transport that
+     * cannot tell leaves every such object to a thread that may wait.
+     *
+     * @throws IllegalArgumentException as {@link #send} (the object is then released)
+     * @throws IllegalStateException    as {@link #send} (the object is then released)
+     */
+    default boolean trySend(ByteBuf object, int priority) {
+        return false;
+    }
 
     /**
      * Receive-side back-pressure: while {@code condition} holds, this node asks senders to wait for it (for NORM:

@@ -3,6 +3,7 @@ package org.fjm2.jms.transport.inmem;
 import io.netty.buffer.ByteBuf;
 import org.fjm2.jms.transport.ObjectListener;
 import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.jms.transport.TransmitListener;
 import org.fjm2.jms.transport.TransportCounters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * One member of an {@code inmem://} group. A transmit thread takes objects from the bounded per-priority
  * {@link TransmitQueue} and hands a retained duplicate to every other member's bounded receive queue (waiting
  * while a receiver's queue is full, which is the back-pressure of a slow receiver); a receive thread per member
- * calls its {@link ObjectListener}. Loss injection decides per object and receiver, with a seeded random.
+ * calls its {@link ObjectListener}; the transmit thread tells the {@link TransmitListener} when its queue drained.
+ * Loss injection decides per object and receiver, with a seeded random.
  */
 final class InMemoryTransport implements ObjectTransport {
 
@@ -40,6 +42,7 @@ final class InMemoryTransport implements ObjectTransport {
     private final AtomicLong bytesReceived = new AtomicLong();
     private final AtomicLong objectsLost = new AtomicLong();
     private volatile ObjectListener listener;
+    private volatile TransmitListener transmitListener;
     private volatile Thread receiveThread;
     private volatile boolean closed;
 
@@ -78,7 +81,24 @@ final class InMemoryTransport implements ObjectTransport {
     }
 
     @Override
+    public void transmitListener(TransmitListener listener) {
+        transmitListener = listener;
+    }
+
+    @Override
     public boolean send(ByteBuf object, int priority, long timeout, TimeUnit unit) throws InterruptedException {
+        checkSendable(object, priority);
+        return transmitQueue.offer(object, priority, timeout, unit);
+    }
+
+    @Override
+    public boolean trySend(ByteBuf object, int priority) {
+        checkSendable(object, priority);
+        return transmitQueue.tryOffer(object, priority);
+    }
+
+    /** Releases the object and throws when it may not be sent at all. */
+    private void checkSendable(ByteBuf object, int priority) {
         if (priority < 0 || priority > 9 || object.readableBytes() > settings.maxObjectSize() || closed) {
             int size = object.readableBytes();
             object.release();
@@ -89,7 +109,6 @@ final class InMemoryTransport implements ObjectTransport {
                     ? "priority must be 0..9, got " + priority
                     : "object of " + size + " bytes exceeds maxObjectSize " + settings.maxObjectSize());
         }
-        return transmitQueue.offer(object, priority, timeout, unit);
     }
 
     @Override
@@ -159,7 +178,7 @@ final class InMemoryTransport implements ObjectTransport {
                     object.release();
                     transmitQueue.transmitted();
                 }
-                ObjectListener l = listener;
+                TransmitListener l = transmitListener;
                 if (l != null && transmitQueue.size() == 0) {
                     l.onTransmitIdle();
                 }

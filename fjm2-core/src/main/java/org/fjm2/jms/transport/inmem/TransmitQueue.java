@@ -44,8 +44,7 @@ final class TransmitQueue {
         boolean queued = false;
         lock.lockInterruptibly();
         try {
-            // An object larger than the byte bound still goes through alone, or it could never be sent.
-            while (!closed && (objects >= maxObjects || (objects > 0 && bytes + size > maxBytes))) {
+            while (!closed && isFull(size)) {
                 if (remaining <= 0) {
                     return false;
                 }
@@ -54,11 +53,8 @@ final class TransmitQueue {
             if (closed) {
                 throw new IllegalStateException("transport closed");
             }
-            byPriority[priority].addLast(object);
-            objects++;
-            bytes += size;
+            add(object, priority, size);
             queued = true;
-            notEmpty.signal();
             return true;
         } finally {
             lock.unlock();
@@ -66,6 +62,40 @@ final class TransmitQueue {
                 object.release();
             }
         }
+    }
+
+    /**
+     * Queues the object if there is room now, never waiting (the lock is held only for short updates); false when
+     * full, and then the caller still owns the object.
+     */
+    boolean tryOffer(ByteBuf object, int priority) {
+        int size = object.readableBytes();
+        lock.lock();
+        try {
+            if (closed) {
+                object.release();
+                throw new IllegalStateException("transport closed");
+            }
+            if (isFull(size)) {
+                return false;
+            }
+            add(object, priority, size);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** An object larger than the byte bound still goes through alone, or it could never be sent. */
+    private boolean isFull(int size) {
+        return objects >= maxObjects || (objects > 0 && bytes + size > maxBytes);
+    }
+
+    private void add(ByteBuf object, int priority, int size) {
+        byPriority[priority].addLast(object);
+        objects++;
+        bytes += size;
+        notEmpty.signal();
     }
 
     /** The highest-priority oldest object, waiting for one; null once closed. Sets {@code prio[0]}. */

@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import io.netty.buffer.ByteBuf;
 import org.fjm2.jms.transport.ObjectListener;
 import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.jms.transport.TransmitListener;
 import org.fjm2.jms.transport.TransportCounters;
 import org.fjm2.norm.NormSession;
 import org.fjm2.norm.api.LossReason;
@@ -34,6 +35,7 @@ final class NormObjectTransport implements ObjectTransport {
     private final Duration closeLinger;
     private final int maxObjectSize;
     private volatile ObjectListener listener;
+    private volatile TransmitListener transmitListener;
     private volatile boolean closed;
 
     NormObjectTransport(NormConfig config, DatagramTransport.Factory transports, Duration closeLinger)
@@ -63,12 +65,45 @@ final class NormObjectTransport implements ObjectTransport {
     }
 
     @Override
+    public void transmitListener(TransmitListener listener) {
+        this.transmitListener = listener;
+    }
+
+    @Override
     public boolean send(ByteBuf object, int priority, long timeout, TimeUnit unit) throws InterruptedException {
         if (closed) {
             object.release();
             throw new IllegalStateException("transport is closed");
         }
         return session.enqueue(object, null, priority, timeout, unit) >= 0;
+    }
+
+    /**
+     * An enqueue with no time to wait: the engine admits the object only if its cache has room now. The engine
+     * releases an object it does not admit, so the caller's ownership is kept by one extra reference, dropped again
+     * once the engine took the object.
+     */
+    @Override
+    public boolean trySend(ByteBuf object, int priority) {
+        if (closed) {
+            object.release();
+            throw new IllegalStateException("transport is closed");
+        }
+        object.retain();
+        boolean queued;
+        try {
+            queued = session.enqueue(object, null, priority, 0, TimeUnit.NANOSECONDS) >= 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false; // not admitted: the engine dropped its reference, the caller's remains
+        } catch (RuntimeException e) {
+            object.release();
+            throw e;
+        }
+        if (queued) {
+            object.release();
+        }
+        return queued;
     }
 
     /**
@@ -117,7 +152,10 @@ final class NormObjectTransport implements ObjectTransport {
         session.holdAcknowledgementsWhile(condition);
     }
 
-    /** Engine events, on the session's event loop, forwarded to the JMS layer once it started. */
+    /**
+     * Engine events, on the session's event loop: what was received goes to the JMS layer's receive path once it
+     * started, the transmit queue's drain to its batcher.
+     */
     private final class Events implements NormListener {
         @Override
         public void onObjectReceived(RemoteSenderInfo sender, int objectId, ByteBuf data, ByteBuf info) {
@@ -154,7 +192,7 @@ final class NormObjectTransport implements ObjectTransport {
 
         @Override
         public void onTransmitIdle() {
-            ObjectListener l = listener;
+            TransmitListener l = transmitListener;
             if (l != null) {
                 l.onTransmitIdle();
             }

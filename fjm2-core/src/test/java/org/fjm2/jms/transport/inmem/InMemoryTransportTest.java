@@ -4,10 +4,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.fjm2.jms.transport.ObjectListener;
 import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.jms.transport.TransmitListener;
+import org.fjm2.testkit.Await;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -94,6 +97,42 @@ class InMemoryTransportTest {
     }
 
     @Test
+    void trySendNeverWaitsAndLeavesAnObjectItCouldNotQueueToTheCaller() throws Exception {
+        String group = "spi-" + GROUPS.incrementAndGet();
+        CountDownLatch release = new CountDownLatch(1);
+        try (ObjectTransport a = open(group, Map.of("transmitQueueObjects", "2"));
+             ObjectTransport b = open(group, Map.of("receiveQueueObjects", "1"))) {
+            Recorder blocked = new Recorder(1) {
+                @Override
+                public void onObject(int sender, ByteBuf object) {
+                    super.onObject(sender, object);
+                    try {
+                        release.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            };
+            a.start(new Recorder(0));
+            b.start(blocked);
+            ByteBuf refused = null;
+            for (int i = 0; i < 10 && refused == null; i++) {
+                ByteBuf object = text("x" + i);
+                if (!a.trySend(object, 0)) {
+                    refused = object;
+                }
+            }
+            assertThat(refused).as("a full transmit queue refuses without waiting").isNotNull();
+            assertThat(refused.refCnt()).as("the caller still owns what was refused").isEqualTo(1);
+            assertThat(a.pendingObjects()).as("the bound holds").isLessThanOrEqualTo(2);
+            release.countDown();
+            ByteBuf retry = refused;
+            Await.untilTrue("the refused object queued once there is room", () -> a.trySend(retry, 0),
+                    Duration.ofSeconds(10), a::pendingObjects);
+        }
+    }
+
+    @Test
     void injectedLossIsReportedToTheReceiverThatLostAndIsReproducible() throws Exception {
         int[] first = lossPattern(1234);
         int[] second = lossPattern(1234);
@@ -125,6 +164,7 @@ class InMemoryTransportTest {
         try (ObjectTransport b = open(group, Map.of())) {
             Recorder ra = new Recorder(0);
             Recorder rb = new Recorder(1);
+            a.transmitListener(ra);
             a.start(ra);
             b.start(rb);
             a.send(text("x"), 9, 1, TimeUnit.SECONDS);
@@ -141,7 +181,7 @@ class InMemoryTransportTest {
         }
     }
 
-    private static class Recorder implements ObjectListener {
+    private static class Recorder implements ObjectListener, TransmitListener {
         final List<String> objects = new CopyOnWriteArrayList<>();
         final AtomicInteger lost = new AtomicInteger();
         final AtomicInteger goneNode = new AtomicInteger();

@@ -1,0 +1,88 @@
+package org.fjm2.jms;
+
+import jakarta.jms.JMSException;
+import org.fjm2.jms.transport.ObjectTransport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.function.Function;
+
+/**
+ * A connection's transport and the two message paths over it: the batcher ({@link Outbound}, on application
+ * threads and the timer) with delivery to the connection's own consumers ({@link LocalDelivery}), and the receive
+ * path ({@link Inbound}, on the transport's receive thread). Wires them to the transport — what is received to the
+ * receive path, the transmit queue's drained signal to the batcher, the consumers' backlog to the transport's
+ * acknowledgements — and reports what the batcher could not send.
+ */
+final class MessagePaths {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MessagePaths.class);
+
+    private final ObjectTransport transport;
+    private final ExceptionReports reports;
+    private final Outbound outbound;
+    private final Inbound inbound;
+
+    /** Opens the transport the settings name (a bad address or interface fails here). */
+    static ObjectTransport openTransport(ConnectionSettings settings) throws JMSException {
+        try {
+            return settings.transportFactory().create(settings.uri(), settings.transportParameters());
+        } catch (IOException | RuntimeException e) {
+            JMSException jms = new JMSException("cannot open transport " + settings.url() + ": " + e.getMessage());
+            jms.setLinkedException(e);
+            jms.initCause(e);
+            throw jms;
+        }
+    }
+
+    /**
+     * Builds both paths and starts the transport: from here on objects are received.
+     *
+     * @param epoch           the connection's epoch (in every batch it sends)
+     * @param startMillis     when the connection started (wall clock), for the receive path's loss accounting
+     * @param temporaryTopics the connection's own temporary topic of a name, or a stand-in for another's
+     */
+    MessagePaths(ObjectTransport transport, ConnectionSettings settings, long epoch, long startMillis,
+                 ConnectionThreads threads, ConnectionCounters counters, SubscriptionTable subscriptions,
+                 DeliveryBacklog backlog, Function<String, Fjm2Topic> temporaryTopics, ExceptionReports reports) {
+        this.transport = transport;
+        this.reports = reports;
+        LocalDelivery localDelivery = new LocalDelivery(subscriptions,
+                () -> new MessageDecoder(settings.allowList(), temporaryTopics), epoch);
+        this.outbound = new Outbound(transport, epoch, settings, threads.timer(), threads.flush(), counters,
+                localDelivery, this::batchDropped);
+        this.inbound = new Inbound(subscriptions, counters, new MessageDecoder(settings.allowList(), temporaryTopics),
+                reports::report, startMillis, settings.clockSkewMillis());
+        if (settings.consumerBackPressure()) {
+            transport.holdAcknowledgementsWhile(backlog::isBackedUp);
+        }
+        transport.transmitListener(outbound::transmitIdle);
+        transport.start(inbound);
+    }
+
+    /** Messages whose send() had returned but whose batch the transport refused or timed out on. */
+    private void batchDropped(int priority, int messages, String reason) {
+        LOG.error("{} message(s) of priority {} could not be sent: {}", messages, priority, reason);
+        reports.report(new MessagesLostException(null, transport.localNodeId(), 0, priority, messages,
+                "not sent by this connection: " + reason));
+    }
+
+    ObjectTransport transport() {
+        return transport;
+    }
+
+    Outbound outbound() {
+        return outbound;
+    }
+
+    Inbound inbound() {
+        return inbound;
+    }
+
+    /** Sends what is still batched (waiting for room, as a producer would), then closes the transport. */
+    void close() {
+        outbound.close();
+        transport.close();
+    }
+}

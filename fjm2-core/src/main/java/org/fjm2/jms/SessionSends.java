@@ -1,0 +1,108 @@
+package org.fjm2.jms;
+
+import io.netty.buffer.ByteBuf;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.InvalidDestinationException;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageFormatException;
+import org.fjm2.jms.message.Fjm2Message;
+
+/**
+ * A session's sends: checks the send's options, stamps the message's header fields, then hands it to the connection's
+ * batcher — or, in a transacted session, encodes it into the transaction ({@link TransactionBuffer}) until commit,
+ * where the batcher numbers it (so a rollback leaves no gap for receivers to report). A message of another provider
+ * is copied first and gets the header fields back afterwards. Used by the session's thread of control (and its
+ * completion thread for asynchronous sends, which the specification keeps from overlapping with it).
+ */
+final class SessionSends {
+
+    private final Fjm2Connection connection;
+    private final boolean transacted;
+    private final TransactionBuffer transaction = new TransactionBuffer();
+
+    SessionSends(Fjm2Connection connection, boolean transacted) {
+        this.connection = connection;
+        this.transacted = transacted;
+    }
+
+    void send(ProducerState producer, Fjm2Topic topic, Message message, int deliveryMode, int priority,
+              long timeToLive, long deliveryDelay, boolean disableMessageId, boolean disableTimestamp)
+            throws JMSException {
+        if (message == null) {
+            throw new MessageFormatException("message must not be null");
+        }
+        if (deliveryMode != DeliveryMode.PERSISTENT && deliveryMode != DeliveryMode.NON_PERSISTENT) {
+            throw new JMSException("delivery mode must be PERSISTENT or NON_PERSISTENT, got " + deliveryMode);
+        }
+        if (priority < 0 || priority > 9) {
+            throw new JMSException("priority must be 0..9, got " + priority);
+        }
+        if (topic instanceof Fjm2TemporaryTopic temp && temp.isDeleted()) {
+            throw new InvalidDestinationException("temporary topic " + temp.name() + " was deleted");
+        }
+        Fjm2Message m = message instanceof Fjm2Message own ? own : ForeignMessages.convert(message);
+        Fjm2Topic replyTo = m.getJMSReplyTo() == null ? null : Destinations.toTopic(m.getJMSReplyTo());
+        long now = System.currentTimeMillis();
+        m.setJMSDestination(topic);
+        m.setJMSDeliveryMode(deliveryMode);
+        m.setJMSPriority(priority);
+        m.setJMSExpiration(timeToLive > 0 ? now + timeToLive : 0);
+        m.setJMSTimestamp(disableTimestamp ? 0 : now);
+        m.setJMSDeliveryTime(now + Math.max(0, deliveryDelay));
+        long wireDeliveryTime = deliveryDelay > 0 ? now + deliveryDelay : 0;
+        if (disableMessageId) {
+            m.setJMSMessageID(null);
+        }
+        try {
+            if (transacted) {
+                bufferTransacted(m, topic, replyTo, producer, now, wireDeliveryTime, disableMessageId,
+                        disableTimestamp);
+            } else {
+                connection.outbound().send(m, topic, replyTo, producer, now, wireDeliveryTime, disableMessageId,
+                        disableTimestamp);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JMSException("interrupted while waiting for room in the transport");
+        }
+        if (m != message) {
+            ForeignMessages.copySendHeaders(m, message);
+        }
+    }
+
+    private void bufferTransacted(Fjm2Message m, Fjm2Topic topic, Fjm2Topic replyTo, ProducerState producer,
+                                  long now, long wireDeliveryTime, boolean noId, boolean noTimestamp)
+            throws JMSException {
+        String messageId = noId ? null : connection.newTransactedMessageId(producer);
+        ByteBuf buf = transaction.buffer();
+        int start = buf.writerIndex();
+        try {
+            MessageEncoder.encode(buf, m, topic, replyTo, producer.id, 0, now, wireDeliveryTime, noId, noTimestamp,
+                    messageId);
+        } catch (IndexOutOfBoundsException e) {
+            transaction.discardFrom(start);
+            throw TransactionBuffer.tooLarge();
+        } catch (IllegalArgumentException e) {
+            transaction.discardFrom(start);
+            throw new MessageFormatException("cannot encode message: " + e.getMessage());
+        }
+        transaction.add(start, producer, m.getJMSPriority());
+        m.setJMSMessageID(messageId);
+    }
+
+    /** commit(): the transaction's sends go to the batcher, in send order. */
+    void commit() throws JMSException {
+        try {
+            transaction.commit(connection.outbound());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JMSException("interrupted during commit");
+        }
+    }
+
+    /** rollback() or close: the transaction's sends are forgotten. */
+    void discardTransaction() {
+        transaction.clear();
+    }
+}
