@@ -238,12 +238,12 @@ class HostileInputTest {
 
     /**
      * A node that pretends to be a slow receiver (it NACKs now and then, acknowledges nothing) is no longer waited
-     * for once it made no progress for the maximum hold time; before the fix it held the cache, and every publisher,
+     * for once it made no progress for three maximum hold times; before the fix it held the cache, and every publisher,
      * for as long as it kept NACKing.
      */
     @Test
     void aReceiverThatNeverAcknowledgesStopsHoldingTheSender() throws Exception {
-        NormConfig base = TestGroups.fresh().toBuilder().maxHold(Duration.ofSeconds(2))
+        NormConfig base = TestGroups.fresh().toBuilder().maxHold(Duration.ofSeconds(1))
                 .holdMin(Duration.ofMillis(200)).txCacheBytes(1L << 20).txCacheObjects(16).build();
         ObjectCollector collector = new ObjectCollector();
         try (NormSession rx = NormSession.open(base.toBuilder().nodeId(121).build(), collector, 1);
@@ -283,7 +283,7 @@ class HostileInputTest {
                 double seconds = (System.nanoTime() - start) / 1e9;
                 System.out.printf("200 objects with a fake receiver NACKing: %.1f s%n", seconds);
                 assertThat(tx.call(() -> tx.trackedReceivers())).as("fake receiver dropped").isEqualTo(1);
-                assertThat(seconds).as("the publisher waited about one maximum hold, not one per cache fill")
+                assertThat(seconds).as("the publisher waited about three maximum holds, not one per cache fill")
                         .isLessThan(8.0);
             } finally {
                 nacker.interrupt();

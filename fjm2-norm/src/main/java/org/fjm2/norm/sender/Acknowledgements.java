@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
  * nothing at all for the receiver timeout, is dropped (logged and counted) so a dead node cannot stall the sender;
  * both conditions are needed, because rounds follow each other quickly while data flows and a live receiver can be
  * descheduled for longer than a round. A receiver that says it leaves is dropped at once. A receiver that keeps
- * talking (NACKs, probe answers) but acknowledges nothing new for the maximum hold time is dropped too: objects
- * leave the cache after that time anyway, so waiting for it only slows every publisher (a node that pretends to be
- * a receiver could otherwise hold the cache for ever); it is tracked again only once it acknowledges a round. A
+ * talking (NACKs, probe answers) but acknowledges nothing new for three maximum hold times is dropped too: objects
+ * leave the cache after one anyway, so waiting for it only slows every publisher (a node that pretends to be a
+ * receiver could otherwise hold the cache for ever); it is tracked again only once it acknowledges a round. A
  * receiver that answers every round (an FJM2 receiver: it says "alive" when listed and not ready) and falls silent
  * while a round waits for it (no feedback of any kind for the receiver silence) is suspended: no longer waited for,
  * so a receiver that died holds the others back for a fraction of a second instead of the receiver timeout; it is
@@ -56,6 +56,12 @@ final class Acknowledgements {
         }
     }
 
+    /**
+     * How many maximum hold times a receiver that keeps talking may acknowledge nothing new before it is no longer
+     * waited for. Not one: a live receiver that always misses something of a fast stream acknowledges no round until
+     * the stream pauses, and while it is waited for, the objects it still needs stay in the cache.
+     */
+    static final int NO_PROGRESS_HOLDS = 3;
     /** Receivers dropped for making no progress, remembered so that only an acknowledgement tracks them again. */
     static final int MAX_STALLED_REMEMBERED = 1024;
 

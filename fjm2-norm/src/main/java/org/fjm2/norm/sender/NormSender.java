@@ -71,7 +71,8 @@ public final class NormSender {
         this.grtt = new GrttEstimator(seconds(config.grttInitial()), seconds(config.grttMin()), seconds(config.grttMax()));
         grtt.packetInterval((config.segmentSize() + SenderPackets.HEADER_ROOM) * 8.0 / config.txRate());
         this.window = new TxWindow(config.txCacheObjects(), ThreadLocalRandom.current().nextInt(0x10000));
-        this.acks = new Acknowledgements(true, config.maxReceivers(), config.maxHold().toNanos(), ctx);
+        this.acks = new Acknowledgements(true, config.maxReceivers(),
+                Acknowledgements.NO_PROGRESS_HOLDS * config.maxHold().toNanos(), ctx);
         SenderPackets packets = new SenderPackets(ctx, instanceId, grtt, parityEncoder);
         RepairScheduler repairs = new RepairScheduler(ctx, window, grtt);
         CacheEviction eviction = new CacheEviction(ctx, window, queues, admission, acks, grtt);
