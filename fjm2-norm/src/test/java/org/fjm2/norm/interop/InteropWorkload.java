@@ -87,11 +87,18 @@ final class InteropWorkload {
         return crc.getValue();
     }
 
+    /**
+     * Until a receiver is heard, a sender keeps each object for the hold time after it last went out: long enough
+     * here for a loaded machine, where an NRL receiver's first NACK can come most of a second after the stream
+     * began (with the default 500 ms the first objects were gone before it asked, so it could never complete them).
+     */
+    static final Duration HOLD_UNTIL_HEARD = Duration.ofSeconds(3);
+
     /** Session settings of an fjm2 node in these tests. */
     static NormConfig.Builder fjm2Node(NormConfig group, int nodeId, int parity) {
         return group.toBuilder().nodeId(nodeId).segmentSize(SEGMENT).blockSize(BLOCK).parity(parity)
                 .txRate(RATE).grttInitial(Duration.ofNanos((long) (GRTT_SECONDS * 1e9)))
-                .grttMax(Duration.ofNanos((long) (GRTT_MAX_SECONDS * 1e9)));
+                .grttMax(Duration.ofNanos((long) (GRTT_MAX_SECONDS * 1e9))).holdMin(HOLD_UNTIL_HEARD);
     }
 
     /** Enqueues the run's objects (peer contents, NORM_INFO names) on an fjm2 sender. */
