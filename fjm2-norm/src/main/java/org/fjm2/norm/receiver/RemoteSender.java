@@ -43,6 +43,13 @@ public final class RemoteSender implements RemoteSenderInfo {
     static final long ALIVE_INTERVAL_NANOS = 20_000_000L;
     /** Acking nodes listed in a FLUSH from which watermark acknowledgements are spread over a whole GRTT. */
     static final int ACK_SPREAD_NODES = 64;
+    /**
+     * Longest random delay before answering a GRTT probe (RFC 5740 spreads answers over the advertised GRTT times the
+     * back-off factor). Capped because the GRTT is what the answers correct: after one slow sample inflated it to
+     * seconds, uncapped answers came seconds late and kept it inflated. A thousand receivers answering within 250 ms
+     * is 4,000 datagrams of 40 bytes per second, which any sender takes.
+     */
+    static final double PROBE_ANSWER_MAX_DELAY_SECONDS = 0.25;
 
     private final ProtocolContext ctx;
     private final NormConfig config;
@@ -314,7 +321,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         int extEnd = cmd.offset() + cmd.headerLength();
         boolean wantsFeedback = HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_CC_RATE) >= 0;
         if (wantsFeedback && !config.silentReceiver() && !ccTimer.isActive()) {
-            double max = grtt * Math.max(backoffFactor, 4);
+            double max = Math.min(grtt * Math.max(backoffFactor, 4), PROBE_ANSWER_MAX_DELAY_SECONDS);
             ctx.timers().schedule(ccTimer, ctx.nanoTime() + (long) (backoffSeconds(max) * 1e9));
         }
     }

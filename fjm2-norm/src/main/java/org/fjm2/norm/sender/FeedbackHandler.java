@@ -25,12 +25,15 @@ final class FeedbackHandler {
     private final Acknowledgements acks;
     private final RepairScheduler repairs;
     private final GrttEstimator grtt;
+    private final ProbeSchedule probes;
     private final RateController rate;
     private final CacheEviction eviction;
     private final WatermarkRounds rounds;
 
     FeedbackHandler(ProtocolContext ctx, int instanceId, SenderState state, Acknowledgements acks, RepairScheduler repairs,
-                    GrttEstimator grtt, RateController rate, CacheEviction eviction, WatermarkRounds rounds) {
+                    GrttEstimator grtt, ProbeSchedule probes, RateController rate, CacheEviction eviction,
+                    WatermarkRounds rounds) {
+        this.probes = probes;
         this.ctx = ctx;
         this.config = ctx.config();
         this.instanceId = instanceId;
@@ -101,7 +104,10 @@ final class FeedbackHandler {
                     Integer.toUnsignedString(feedback.sourceId()), feedback.type(), feedback.ackType());
         }
         if (rttMicros >= 0 && rttMicros < config.grttMax().toNanos() / 1000 * 4) {
-            grtt.onRtt(rttMicros / 1e6, ctx.nanoTime());
+            grtt.onRtt(feedback.sourceId(), rttMicros / 1e6, ctx.nanoTime());
+            if (grtt.takeRaised()) {
+                probes.soon(ctx.nanoTime());    // a larger RTT may be one slow moment: measure again soon
+            }
         }
     }
 }

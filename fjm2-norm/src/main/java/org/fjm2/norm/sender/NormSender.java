@@ -40,6 +40,11 @@ public final class NormSender {
     public static final int PRIORITIES = 10;
     /** SQUELCH repetitions announcing the first object id of a new sender instance. */
     static final int START_SQUELCHES = 5;
+    /**
+     * A receiver's latest RTT keeps the GRTT up for this many of the longest probe intervals without a newer one: a
+     * live receiver answers every probe, so a receiver silent for three has left or been suspended.
+     */
+    static final int RTT_MEMORY_PROBE_INTERVALS = 3;
 
     private final ProtocolContext ctx;
     private final NormConfig config;
@@ -68,11 +73,12 @@ public final class NormSender {
         });
         RateController rate = config.rateControl() == NormConfig.RateControl.ADAPTIVE
                 ? new AdaptiveRateController(config.txRate()) : new FixedRateController(config.txRate());
-        this.grtt = new GrttEstimator(seconds(config.grttInitial()), seconds(config.grttMin()), seconds(config.grttMax()));
+        this.grtt = new GrttEstimator(seconds(config.grttInitial()), seconds(config.grttMin()), seconds(config.grttMax()),
+                RTT_MEMORY_PROBE_INTERVALS * config.probeIntervalMax().toNanos());
         grtt.packetInterval((config.segmentSize() + SenderPackets.HEADER_ROOM) * 8.0 / config.txRate());
         this.window = new TxWindow(config.txCacheObjects(), ThreadLocalRandom.current().nextInt(0x10000));
         this.acks = new Acknowledgements(true, config.maxReceivers(),
-                Acknowledgements.NO_PROGRESS_HOLDS * config.maxHold().toNanos(), ctx);
+                Acknowledgements.NO_PROGRESS_HOLDS * config.maxHold().toNanos(), ctx, grtt::forget);
         SenderPackets packets = new SenderPackets(ctx, instanceId, grtt, parityEncoder);
         RepairScheduler repairs = new RepairScheduler(ctx, window, grtt);
         CacheEviction eviction = new CacheEviction(ctx, window, queues, admission, acks, grtt);
@@ -80,7 +86,8 @@ public final class NormSender {
         this.rounds = new WatermarkRounds(ctx, state, acks, window, queues, admission, grtt, rate, packets, eviction,
                 this::hasWork);
         this.loop = new TransmitLoop(ctx, state, queues, window, packets, rate, probes, eviction, acks, rounds);
-        this.feedback = new FeedbackHandler(ctx, instanceId, state, acks, repairs, grtt, rate, eviction, rounds);
+        this.feedback = new FeedbackHandler(ctx, instanceId, state, acks, repairs, grtt, probes, rate, eviction,
+                rounds);
     }
 
     private static double seconds(java.time.Duration d) {

@@ -39,6 +39,17 @@ final class ProbeSchedule {
         }
     }
 
+    /**
+     * The GRTT went up: probe again after the minimum interval (not the grown one), so that one slow moment is
+     * corrected by the next answers instead of holding the estimate up until a distant probe.
+     */
+    void soon(long now) {
+        intervalNanos = config.probeIntervalMin().toNanos();
+        if (probeTimer.isActive() && probeTimer.deadlineNanos() - (now + intervalNanos) > 0) {
+            ctx.timers().schedule(probeTimer, now + intervalNanos);
+        }
+    }
+
     /** Whether a probe waits to be sent. */
     boolean isDue() {
         return due;

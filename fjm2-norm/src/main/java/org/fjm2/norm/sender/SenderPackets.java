@@ -167,6 +167,7 @@ final class SenderPackets {
                 Quantizer.quantizeRate(rateBitsPerSecond / 8.0));
         command.headerLength(header);
         ctx.counters().increment(Counter.PROBES_SENT);
+        grtt.onProbeSent(ctx.nanoTime());
         return finishCommand(packet, header);
     }
 

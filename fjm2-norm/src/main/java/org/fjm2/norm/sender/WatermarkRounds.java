@@ -217,8 +217,13 @@ final class WatermarkRounds {
         return Math.max(2 * grtt.advertisedNanos(), 1_000_000L);
     }
 
+    /**
+     * The round's next FLUSH, and silence check, after the FLUSH interval but at most half the receiver silence: an
+     * interval set while one slow sample inflated the GRTT must not postpone the suspension of a dead receiver.
+     */
     private void scheduleRoundFlush(long now) {
-        ctx.timers().schedule(roundTimer, Math.max(now, state.lastTransmitNanos) + flushInterval());
+        long delay = Math.min(flushInterval(), config.receiverSilence().toNanos() / 2);
+        ctx.timers().schedule(roundTimer, Math.max(now, state.lastTransmitNanos) + delay);
     }
 
     private void scheduleStreamEnd(long now, long delay) {

@@ -1,0 +1,97 @@
+package org.fjm2.norm.sender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.fjm2.norm.api.NormConfig;
+import org.fjm2.norm.api.NormCounters;
+import org.fjm2.norm.api.NormListener;
+import org.fjm2.norm.protocol.PacketOutput;
+import org.fjm2.norm.protocol.ProtocolContext;
+import org.fjm2.norm.protocol.RemoteEvent;
+import org.fjm2.norm.protocol.TimerQueue;
+import org.fjm2.norm.util.LogLimiters;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which receivers an acknowledgement round stops waiting for: silence counts from the round's start at the earliest
+ * (between rounds a receiver has nothing to say), and every receiver no longer tracked is reported, so that its RTT
+ * stops holding the GRTT up.
+ */
+class AcknowledgementsSilenceTest {
+
+    static final long MS = 1_000_000L;
+    static final long SILENCE = 1_000 * MS;
+    static final int LIVE = 7;
+    static final int DEAD = 8;
+
+    private final Clock clock = new Clock();
+    private final List<Integer> untracked = new ArrayList<>();
+    private final Acknowledgements acks = new Acknowledgements(true, 16, 60_000 * MS, clock, untracked::add);
+
+    @Test
+    void aReceiverQuietBetweenRoundsIsNotSuspendedWhenTheNextRoundStarts() {
+        aliveAt(0, LIVE);
+        acks.onAck(LIVE, 1, 0);
+        clock.now = 5_000 * MS;                  // a pause in the stream: no round, nothing to say
+        acks.startRound(2, 8);
+        clock.now += 20 * MS;
+        assertThat(acks.suspendSilent(clock.now, SILENCE)).isFalse();
+        assertThat(acks.trackedCount()).as("still waited for").isEqualTo(1);
+        assertThat(untracked).isEmpty();
+    }
+
+    @Test
+    void aReceiverSilentForTheWholeSilenceOfARoundIsSuspendedAndReported() {
+        aliveAt(0, LIVE);
+        aliveAt(0, DEAD);
+        clock.now = 100 * MS;
+        acks.startRound(1, 8);
+        clock.now += 50 * MS;
+        acks.onAck(LIVE, 1, clock.now);          // the live one answers; the dead one never does
+        acks.startRound(2, 8);
+        clock.now += SILENCE;
+        acks.onAck(LIVE, 2, clock.now - 10 * MS);
+        assertThat(acks.suspendSilent(clock.now, SILENCE)).as("round complete without the dead one").isTrue();
+        assertThat(acks.trackedCount()).isEqualTo(1);
+        assertThat(untracked).containsExactly(DEAD);
+    }
+
+    @Test
+    void leavingAndDroppingAreReported() {
+        aliveAt(0, LIVE);
+        aliveAt(0, DEAD);
+        acks.leave(LIVE);
+        assertThat(untracked).containsExactly(LIVE);
+    }
+
+    private void aliveAt(long now, int node) {
+        clock.now = now;
+        acks.alive(node, now);
+    }
+
+    /** The least of a session context: a settable clock, counters and log limits. */
+    static final class Clock implements ProtocolContext {
+        long now;
+        private final NormCounters counters = new NormCounters();
+        private final LogLimiters<RemoteEvent> events = new LogLimiters<>(RemoteEvent.class);
+        private final TimerQueue timers = new TimerQueue();
+
+        @Override public NormConfig config() { return NormConfig.builder("239.255.0.1", 6003).build(); }
+        @Override public int nodeId() { return 1; }
+        @Override public long nanoTime() { return now; }
+        @Override public long micros() { return now / 1000 + 1; }
+        @Override public TimerQueue timers() { return timers; }
+        @Override public PacketOutput output() { throw new UnsupportedOperationException(); }
+        @Override public NormCounters counters() { return counters; }
+        @Override public NormListener listener() { return null; }
+        @Override public SplittableRandom random() { return new SplittableRandom(1); }
+        @Override public int nextSequence() { return 0; }
+        @Override public void wakeTransmitter() { }
+        @Override public boolean acknowledgementsHeld() { return false; }
+        @Override public LogLimiters<RemoteEvent> remoteEvents() { return events; }
+    }
+}
