@@ -7,7 +7,6 @@ import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Collections;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +30,11 @@ public final class AdminContextListener implements ServletContextListener {
             RegistryAgent registry = new RegistryAgent(new NodeDatabase(RegistryDataSource.choose(settings)),
                     tokens, settings, System::currentTimeMillis);
             context.setAttribute(AdminRuntime.ATTRIBUTE, new AdminRuntime(settings, tokens, registry,
-                    AdminRuntime.newJsonMapper(), System.currentTimeMillis(), new AtomicLong()));
-            LOG.info("FJM2-Admin started: {}, expiry {}, advertisement every {}", tokens, shortForm(settings.expiry()),
-                    shortForm(settings.advertiseInterval()));
+                    AdminRuntime.newJsonMapper(), System.currentTimeMillis(), new Refusals(System::currentTimeMillis)));
+            LOG.info("FJM2-Admin started: {}, expiry {}, advertisement every {}, status page {}{}", tokens,
+                    shortForm(settings.expiry()), shortForm(settings.advertiseInterval()),
+                    settings.statusPage().name().toLowerCase(java.util.Locale.ROOT),
+                    settings.allowLoopback() ? ", loopback addresses allowed" : "");
         } catch (IllegalArgumentException e) {
             LOG.error("FJM2-Admin cannot start: {}", e.getMessage());
             throw new IllegalStateException("FJM2-Admin cannot start: " + e.getMessage(), e);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.ServletContext;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the servlets share, built by {@link AdminContextListener} and kept as a servlet context attribute.
@@ -14,10 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param registry the registry's owning agent
  * @param json the JSON mapper (thread-safe): strict about duplicate keys and trailing content
  * @param startedAt when the application started (epoch milliseconds)
- * @param authFailures requests refused for a missing or wrong token
+ * @param refusals refused requests, counted and logged by reason
  */
 record AdminRuntime(AdminSettings settings, TokenSet tokens, RegistryAgent registry, ObjectMapper json,
-                    long startedAt, AtomicLong authFailures) {
+                    long startedAt, Refusals refusals) {
 
     static final String ATTRIBUTE = AdminRuntime.class.getName();
 

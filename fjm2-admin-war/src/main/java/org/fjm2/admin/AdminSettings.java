@@ -20,7 +20,8 @@ import java.util.function.UnaryOperator;
  * @param advertiseChangeDelay how long a change waits for more changes before it is advertised (coalescing)
  * @param maxBodyBytes largest request body accepted; larger ones get 413
  * @param maxNodes most nodes the registry holds; registrations beyond get 503
- * @param statusPage whether the HTML status page at {@code /} is served
+ * @param statusPage who may see the HTML status page at {@code /}
+ * @param allowLoopback whether nodes may register loopback addresses (one-machine labs and tests only)
  */
 public record AdminSettings(
         Path tokenFile,
@@ -32,7 +33,18 @@ public record AdminSettings(
         Duration advertiseChangeDelay,
         int maxBodyBytes,
         int maxNodes,
-        boolean statusPage) {
+        StatusPageAccess statusPage,
+        boolean allowLoopback) {
+
+    /** Who may see the status page, which lists every node's address. */
+    public enum StatusPageAccess {
+        /** Anyone who reaches the server. */
+        PUBLIC,
+        /** Requests that carry a configured token (bearer header, or HTTP Basic with the token as password). */
+        TOKEN,
+        /** Nobody: {@code /} answers 404. */
+        OFF
+    }
 
     /** Path of the token file (one token a line, {@code #} comments); must not be readable by others. */
     public static final String TOKEN_FILE = "fjm2.admin.tokenFile";
@@ -40,7 +52,10 @@ public record AdminSettings(
     public static final String TOKENS = "fjm2.admin.tokens";
     /** Directory of the embedded H2 database. Default: {@code ~/.fjm2/admin}. */
     public static final String DATA_DIR = "fjm2.admin.dataDir";
-    /** JNDI name of a container DataSource. Default: {@value #DEFAULT_DATA_SOURCE}. */
+    /**
+     * JNDI name of a container DataSource, or {@code none} for the embedded database without a lookup (containers
+     * without JNDI naming, such as {@code fjm2 admin}'s). Default: {@value #DEFAULT_DATA_SOURCE}.
+     */
     public static final String DATA_SOURCE = "fjm2.admin.dataSource";
     /** Expiry of a node that stopped refreshing, e.g. {@code 90s}, {@code 2m}, {@code 500ms}. Default 90 s. */
     public static final String EXPIRY = "fjm2.admin.expiry";
@@ -52,8 +67,17 @@ public record AdminSettings(
     public static final String MAX_BODY_BYTES = "fjm2.admin.maxBodyBytes";
     /** Most registered nodes. Default 10000. */
     public static final String MAX_NODES = "fjm2.admin.maxNodes";
-    /** {@code true} (default) serves the status page at {@code /}; {@code false} answers 404 there. */
+    /**
+     * Who sees the status page at {@code /}: {@code token} (default: a configured token is required),
+     * {@code public} or {@code off} (404).
+     */
     public static final String STATUS_PAGE = "fjm2.admin.statusPage";
+    /**
+     * {@code true} lets nodes register loopback addresses ({@code 127.0.0.0/8}, {@code ::1}, {@code localhost}):
+     * only for daemons and admin on one machine (labs, tests). Default {@code false}: a loopback entry would make
+     * every daemon send the group's traffic to a port of its own host.
+     */
+    public static final String ALLOW_LOOPBACK = "fjm2.admin.allowLoopback";
 
     public static final String DEFAULT_DATA_SOURCE = "java:comp/env/jdbc/fjm2admin";
     public static final Duration DEFAULT_EXPIRY = Duration.ofSeconds(90);
@@ -61,6 +85,7 @@ public record AdminSettings(
     public static final Duration DEFAULT_ADVERTISE_CHANGE_DELAY = Duration.ofMillis(50);
     public static final int DEFAULT_MAX_BODY_BYTES = 4096;
     public static final int DEFAULT_MAX_NODES = 10_000;
+    public static final StatusPageAccess DEFAULT_STATUS_PAGE = StatusPageAccess.TOKEN;
 
     /** Like the record's own, but with the inline tokens left out: settings may be logged, tokens never. */
     @Override
@@ -68,7 +93,8 @@ public record AdminSettings(
         return "AdminSettings[tokenFile=" + tokenFile + ", inlineTokens=" + (inlineTokens == null ? "none" : "(hidden)")
                 + ", dataDir=" + dataDir + ", dataSourceName=" + dataSourceName + ", expiry=" + expiry
                 + ", advertiseInterval=" + advertiseInterval + ", advertiseChangeDelay=" + advertiseChangeDelay
-                + ", maxBodyBytes=" + maxBodyBytes + ", maxNodes=" + maxNodes + ", statusPage=" + statusPage + "]";
+                + ", maxBodyBytes=" + maxBodyBytes + ", maxNodes=" + maxNodes + ", statusPage=" + statusPage
+                + ", allowLoopback=" + allowLoopback + "]";
     }
 
     /** Default data directory: {@code ~/.fjm2/admin}. */
@@ -100,7 +126,8 @@ public record AdminSettings(
                 duration(lookup, ADVERTISE_CHANGE_DELAY, DEFAULT_ADVERTISE_CHANGE_DELAY),
                 positiveInt(lookup, MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
                 positiveInt(lookup, MAX_NODES, DEFAULT_MAX_NODES),
-                bool(lookup, STATUS_PAGE, true));
+                statusPageAccess(lookup.apply(STATUS_PAGE)),
+                bool(lookup, ALLOW_LOOPBACK, false));
         if (settings.tokenFile == null && settings.inlineTokens == null) {
             throw new IllegalArgumentException("no token configured: set the context parameter or system property "
                     + TOKEN_FILE + " (or the context parameter " + TOKENS + ")");
@@ -172,6 +199,18 @@ public record AdminSettings(
             // reported below
         }
         throw new IllegalArgumentException(name + ": not a positive integer: '" + value + "'");
+    }
+
+    private static StatusPageAccess statusPageAccess(String value) {
+        if (value == null) {
+            return DEFAULT_STATUS_PAGE;
+        }
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "public" -> StatusPageAccess.PUBLIC;
+            case "token" -> StatusPageAccess.TOKEN;
+            case "off" -> StatusPageAccess.OFF;
+            default -> throw new IllegalArgumentException(STATUS_PAGE + ": not public, token or off: '" + value + "'");
+        };
     }
 
     private static boolean bool(UnaryOperator<String> lookup, String name, boolean fallback) {

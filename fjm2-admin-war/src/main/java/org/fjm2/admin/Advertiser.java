@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@link #advertise} hands it a snapshot and returns; a snapshot still waiting when a newer one comes is replaced
  * by it (the newer stamp says all the older one would have). Host names are resolved once per
  * {@link #RESOLVE_TTL_MILLIS}; a node whose host does not resolve or whose send fails is skipped, counted and
- * logged (once per node until it succeeds again), never retried in a loop.
+ * logged (once per node until it succeeds again), never retried in a loop. A name that resolves to an address the
+ * registry refuses as a literal ({@link NodeAddressRules#checkDestination}) gets nothing, counted the same way.
  */
 final class Advertiser implements AutoCloseable {
 
@@ -37,6 +38,7 @@ final class Advertiser implements AutoCloseable {
     private final Advertisement codec;
     private final ToIntFunction<String> tokenIndexOfNode;
     private final LongSupplier clock;
+    private final boolean allowLoopback;
     private final ThreadPoolExecutor sender;
     private final DatagramChannel channel4;
     private final DatagramChannel channel6;
@@ -54,9 +56,11 @@ final class Advertiser implements AutoCloseable {
      * @param tokenIndexOfNode the token a node registered with: its advertisements are keyed by it; called on the
      *     advertiser's thread, so it must be thread-safe
      */
-    Advertiser(TokenSet tokens, ToIntFunction<String> tokenIndexOfNode, LongSupplier clock) throws IOException {
+    Advertiser(TokenSet tokens, ToIntFunction<String> tokenIndexOfNode, LongSupplier clock, boolean allowLoopback)
+            throws IOException {
         this.codec = new Advertisement(tokens);
         this.clock = clock;
+        this.allowLoopback = allowLoopback;
         this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(1), r -> {
             Thread t = new Thread(r, "fjm2-admin-advertiser");
             t.setDaemon(true);
@@ -97,6 +101,10 @@ final class Advertiser implements AutoCloseable {
     private void sendTo(Node node, long lastModified, long now) {
         try {
             InetAddress address = resolve(node.host(), now);
+            String refused = NodeAddressRules.checkDestination(address, allowLoopback);
+            if (refused != null) {
+                throw new IOException(node.host() + " resolves to " + address.getHostAddress() + ": " + refused);
+            }
             codec.encode(datagram, tokenIndexOfNode.applyAsInt(node.id()), lastModified, now, nonces.nextLong());
             DatagramChannel channel = address.getAddress().length == 4 ? channel4 : channel6;
             if (channel == null) {

@@ -6,19 +6,17 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Lets through only API requests that carry {@code Authorization: Bearer TOKEN} with a configured token;
- * answers 401 otherwise. Tokens are read from that header only, never from the URL, and never logged.
+ * answers 401 otherwise (counted and logged by {@link Refusals}). Tokens are read from that header only, never from
+ * the URL, and never logged.
  */
 public final class BearerTokenFilter extends HttpFilter {
 
     /** Request attribute holding the index of the token the request presented. */
     static final String TOKEN_INDEX = BearerTokenFilter.class.getName() + ".tokenIndex";
 
-    private static final Logger LOG = LoggerFactory.getLogger(BearerTokenFilter.class);
     /** Most bytes of a refused request's body read and thrown away before the 401 goes out. */
     static final int DRAIN_LIMIT = 64 * 1024;
 
@@ -28,9 +26,9 @@ public final class BearerTokenFilter extends HttpFilter {
         AdminRuntime runtime = AdminRuntime.of(getServletContext());
         int tokenIndex = runtime.tokens().match(request.getHeader("Authorization"));
         if (tokenIndex < 0) {
-            long failures = runtime.authFailures().incrementAndGet();
-            LOG.debug("401 for {} {} from {} ({} refused so far)", request.getMethod(), request.getRequestURI(),
-                    request.getRemoteAddr(), failures);
+            runtime.refusals().refuse(Refusals.Reason.UNAUTHORIZED, request.getMethod() + " " + request.getRequestURI(),
+                    request.getHeader("Authorization") == null ? "no bearer token" : "not a configured bearer token",
+                    request.getRemoteAddr());
             // Read a small body before answering (as for 413): a server that answers and closes while the client
             // still sends makes the client's TCP stack reset the connection, and the client may never see the 401.
             long declared = request.getContentLengthLong();

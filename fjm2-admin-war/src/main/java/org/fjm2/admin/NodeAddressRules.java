@@ -1,5 +1,10 @@
 package org.fjm2.admin;
 
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -49,6 +54,90 @@ public final class NodeAddressRules {
             }
         }
         return null;
+    }
+
+    /**
+     * Why peers must not be sent to {@code host} (already accepted by {@link #checkHost}), or {@code null}: a
+     * registry entry is where every daemon streams the group's traffic, so an entry naming loopback (each daemon's
+     * own host), a multicast group, the broadcast address or the unspecified address would turn the daemons into
+     * a traffic cannon aimed at something that never asked for it. Host names are checked only for the names that
+     * mean loopback by definition ({@code localhost}, {@code *.localhost}, RFC 6761); what a name resolves to is
+     * checked by the advertiser and by the daemons, which resolve it.
+     *
+     * @param allowLoopback accept loopback (daemons and admin on one machine)
+     */
+    public static String checkDestination(String host, boolean allowLoopback) {
+        if (host.indexOf(':') < 0 && !DOTTED_NUMBERS.matcher(host).matches()) {
+            String name = host.toLowerCase(Locale.ROOT);
+            name = name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
+            boolean loopbackName = name.equals("localhost") || name.endsWith(".localhost");
+            return loopbackName && !allowLoopback ? refusal(host, "a loopback name") : null;
+        }
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(host); // a literal: parsed, never looked up
+        } catch (UnknownHostException e) {
+            return "host is not a valid IP literal";
+        }
+        return checkDestination(address, host, allowLoopback);
+    }
+
+    /** As {@link #checkDestination(String, boolean)}, for a resolved address. */
+    public static String checkDestination(InetAddress address, boolean allowLoopback) {
+        return checkDestination(address, address.getHostAddress(), allowLoopback);
+    }
+
+    private static String checkDestination(InetAddress address, String shown, boolean allowLoopback) {
+        InetAddress a = embeddedIpv4(address);
+        if (a.isAnyLocalAddress() || a instanceof Inet4Address && (a.getAddress()[0] & 0xff) == 0) {
+            return refusal(shown, "the unspecified address (\"this host\", 0.0.0.0/8 or ::)");
+        }
+        if (a.isMulticastAddress()) {
+            return refusal(shown, "a multicast address");
+        }
+        if (a instanceof Inet4Address && isAllOnes(a.getAddress())) {
+            return refusal(shown, "the broadcast address");
+        }
+        if (a.isLoopbackAddress() && !allowLoopback) {
+            return refusal(shown, "a loopback address");
+        }
+        return null;
+    }
+
+    private static String refusal(String host, String what) {
+        return "host " + host + " is " + what + ": peers are never sent there";
+    }
+
+    /** The IPv4 address inside an IPv4-mapped or IPv4-compatible IPv6 address, else the address itself. */
+    private static InetAddress embeddedIpv4(InetAddress address) {
+        if (!(address instanceof Inet6Address v6)) {
+            return address;
+        }
+        byte[] b = v6.getAddress();
+        for (int i = 0; i < 10; i++) {
+            if (b[i] != 0) {
+                return address;
+            }
+        }
+        boolean mapped = b[10] == (byte) 0xff && b[11] == (byte) 0xff;
+        boolean compatible = b[10] == 0 && b[11] == 0 && (b[12] != 0 || b[13] != 0); // not :: nor ::1
+        if (!mapped && !compatible) {
+            return address;
+        }
+        try {
+            return InetAddress.getByAddress(new byte[] {b[12], b[13], b[14], b[15]});
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean isAllOnes(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b != (byte) 0xff) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Why {@code port} is unacceptable, or {@code null} when it is 1..65535. */

@@ -1,6 +1,7 @@
 package org.fjm2.admin;
 
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,6 +9,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import javax.sql.DataSource;
 
 /**
@@ -24,8 +26,11 @@ final class NodeDatabase implements AutoCloseable {
     private static final String[] SCHEMA = {
         "CREATE TABLE IF NOT EXISTS " + NODE_TABLE + " (id VARCHAR(64) PRIMARY KEY, host VARCHAR(253) NOT NULL,"
                 + " port INTEGER NOT NULL, registered BIGINT NOT NULL, last_seen BIGINT NOT NULL)",
+        // (the owner column is added by addOwnerColumnIfMissing, for new and old databases alike)
         "CREATE TABLE IF NOT EXISTS " + STATE_TABLE + " (name VARCHAR(32) PRIMARY KEY, state_value BIGINT NOT NULL)"
     };
+    /** Added after the first release: databases created before it get the column on open. */
+    private static final String OWNER_COLUMN = "owner_token";
 
     private final DataSource dataSource;
     private Connection connection;
@@ -43,13 +48,16 @@ final class NodeDatabase implements AutoCloseable {
             }
             c.commit();
         }
+        addOwnerColumnIfMissing(c);
         List<Node> nodes = new ArrayList<>();
         long lastModified = 0;
         try (Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery(
-                    "SELECT id, host, port, registered, last_seen FROM " + NODE_TABLE + " ORDER BY id")) {
+                    "SELECT id, host, port, registered, last_seen, " + OWNER_COLUMN + " FROM " + NODE_TABLE
+                            + " ORDER BY id")) {
                 while (rs.next()) {
-                    nodes.add(new Node(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getLong(5)));
+                    nodes.add(new Node(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getLong(5),
+                            rs.getString(6)));
                 }
             }
             try (ResultSet rs = s.executeQuery(
@@ -61,6 +69,24 @@ final class NodeDatabase implements AutoCloseable {
             c.commit();
         }
         return new RegistrySnapshot(lastModified, nodes);
+    }
+
+    /** Portable: the column is looked up in the metadata (any case the database folds names to) before adding it. */
+    private static void addOwnerColumnIfMissing(Connection c) throws SQLException {
+        DatabaseMetaData meta = c.getMetaData();
+        for (String table : new String[] {NODE_TABLE, NODE_TABLE.toUpperCase(Locale.ROOT)}) {
+            try (ResultSet columns = meta.getColumns(null, null, table, null)) {
+                while (columns.next()) {
+                    if (columns.getString("COLUMN_NAME").equalsIgnoreCase(OWNER_COLUMN)) {
+                        return;
+                    }
+                }
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE " + NODE_TABLE + " ADD " + OWNER_COLUMN + " VARCHAR(" + TokenSet.OWNER_LENGTH + ")");
+            c.commit();
+        }
     }
 
     /**
@@ -98,13 +124,15 @@ final class NodeDatabase implements AutoCloseable {
         }
         List<Node> missing = new ArrayList<>();
         try (PreparedStatement update = c.prepareStatement(
-                "UPDATE " + NODE_TABLE + " SET host = ?, port = ?, registered = ?, last_seen = ? WHERE id = ?")) {
+                "UPDATE " + NODE_TABLE + " SET host = ?, port = ?, registered = ?, last_seen = ?, " + OWNER_COLUMN
+                        + " = ? WHERE id = ?")) {
             for (Node n : nodes) {
                 update.setString(1, n.host());
                 update.setInt(2, n.port());
                 update.setLong(3, n.registered());
                 update.setLong(4, n.lastSeen());
-                update.setString(5, n.id());
+                update.setString(5, n.owner());
+                update.setString(6, n.id());
                 update.addBatch();
             }
             int[] counts = update.executeBatch();
@@ -119,13 +147,15 @@ final class NodeDatabase implements AutoCloseable {
             return;
         }
         try (PreparedStatement insert = c.prepareStatement(
-                "INSERT INTO " + NODE_TABLE + " (id, host, port, registered, last_seen) VALUES (?, ?, ?, ?, ?)")) {
+                "INSERT INTO " + NODE_TABLE + " (id, host, port, registered, last_seen, " + OWNER_COLUMN
+                        + ") VALUES (?, ?, ?, ?, ?, ?)")) {
             for (Node n : missing) {
                 insert.setString(1, n.id());
                 insert.setString(2, n.host());
                 insert.setInt(3, n.port());
                 insert.setLong(4, n.registered());
                 insert.setLong(5, n.lastSeen());
+                insert.setString(6, n.owner());
                 insert.addBatch();
             }
             insert.executeBatch();
@@ -146,6 +176,25 @@ final class NodeDatabase implements AutoCloseable {
             insert.setString(1, LAST_MODIFIED);
             insert.setLong(2, lastModified);
             insert.executeUpdate();
+        }
+    }
+
+    /**
+     * Whether the database answers a query: {@code null} when it does, else the reason. A failed connection is
+     * dropped, so that the next write opens a fresh one.
+     */
+    String problem() {
+        try {
+            Connection c = connection();
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + STATE_TABLE)) {
+                rs.next();
+            }
+            c.commit();
+            return null;
+        } catch (SQLException | RuntimeException e) {
+            discardConnection();
+            return e.toString();
         }
     }
 

@@ -84,15 +84,15 @@ public final class NodesServlet extends HttpServlet {
         }
         RegistrationRequest registration;
         try {
-            registration = RegistrationRequest.parse(runtime.json(), body);
+            registration = RegistrationRequest.parse(runtime.json(), body, runtime.settings().allowLoopback());
         } catch (RegistrationRequest.Invalid e) {
-            ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_BAD_REQUEST, "bad_request",
+            refuse(request, response, runtime, e.reason(), HttpServletResponse.SC_BAD_REQUEST, "bad_request",
                     e.getMessage());
             return;
         }
         int tokenIndex = (Integer) request.getAttribute(BearerTokenFilter.TOKEN_INDEX);
         RegistryAgent.Registered done = await(runtime.registry().register(registration.id(), registration.host(),
-                registration.port(), tokenIndex), response, runtime);
+                registration.port(), tokenIndex), request, response, runtime);
         if (done == null) {
             return;
         }
@@ -114,10 +114,12 @@ public final class NodesServlet extends HttpServlet {
         String id = request.getPathInfo().substring(1);
         String problem = NodeAddressRules.checkId(id);
         if (problem != null) {
-            ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_BAD_REQUEST, "bad_request", problem);
+            refuse(request, response, runtime, Refusals.Reason.BAD_REQUEST, HttpServletResponse.SC_BAD_REQUEST,
+                    "bad_request", problem);
             return;
         }
-        Optional<Long> done = await(runtime.registry().deregister(id), response, runtime);
+        int tokenIndex = (Integer) request.getAttribute(BearerTokenFilter.TOKEN_INDEX);
+        Optional<Long> done = await(runtime.registry().deregister(id, tokenIndex), request, response, runtime);
         if (done == null) {
             return;
         }
@@ -139,12 +141,12 @@ public final class NodesServlet extends HttpServlet {
         int max = runtime.settings().maxBodyBytes();
         try (InputStream in = request.getInputStream()) {
             if (request.getContentLengthLong() > max) {
-                tooLarge(in, request.getContentLengthLong(), response, runtime);
+                tooLarge(in, request.getContentLengthLong(), request, response, runtime);
                 return null;
             }
             byte[] body = in.readNBytes(max + 1);
             if (body.length > max) {
-                tooLarge(in, -1, response, runtime);
+                tooLarge(in, -1, request, response, runtime);
                 return null;
             }
             return body;
@@ -156,24 +158,29 @@ public final class NodesServlet extends HttpServlet {
      * answers and closes while the client still sends makes the client's TCP stack reset the connection, and the
      * client may never see the answer. Anything larger is not read; the connection is closed instead.
      */
-    private static void tooLarge(InputStream in, long declaredLength, HttpServletResponse response,
-                                 AdminRuntime runtime) throws IOException {
+    private static void tooLarge(InputStream in, long declaredLength, HttpServletRequest request,
+                                 HttpServletResponse response, AdminRuntime runtime) throws IOException {
         boolean drained = declaredLength <= MAX_DISCARDED_BYTES
                 && in.readNBytes(MAX_DISCARDED_BYTES + 1).length <= MAX_DISCARDED_BYTES;
         if (!drained) {
             response.setHeader("Connection", "close");
         }
-        ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+        refuse(request, response, runtime, Refusals.Reason.TOO_LARGE, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
                 "payload_too_large", "the body exceeds " + runtime.settings().maxBodyBytes() + " bytes");
     }
 
-    /** The change's outcome, or {@code null} after answering 503. */
-    private static <T> T await(CompletableFuture<T> change, HttpServletResponse response, AdminRuntime runtime)
-            throws IOException {
+    /** The change's outcome, or {@code null} after answering 403 (another token's node) or 503. */
+    private static <T> T await(CompletableFuture<T> change, HttpServletRequest request, HttpServletResponse response,
+                               AdminRuntime runtime) throws IOException {
         String reason;
         try {
             return change.get(COMMIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof RegistryException r && r.kind() == RegistryException.Kind.NOT_OWNER) {
+                refuse(request, response, runtime, Refusals.Reason.NOT_OWNER, HttpServletResponse.SC_FORBIDDEN,
+                        "forbidden", r.getMessage());
+                return null;
+            }
             reason = e.getCause() instanceof RegistryException r ? r.getMessage() : "registry failure";
         } catch (TimeoutException e) {
             reason = "the registry did not answer within " + COMMIT_TIMEOUT_SECONDS + " s";
@@ -182,9 +189,17 @@ public final class NodesServlet extends HttpServlet {
             reason = "interrupted";
         }
         response.setHeader("Retry-After", "1");
-        ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_SERVICE_UNAVAILABLE, "unavailable",
-                reason);
+        refuse(request, response, runtime, Refusals.Reason.UNAVAILABLE, HttpServletResponse.SC_SERVICE_UNAVAILABLE,
+                "unavailable", reason);
         return null;
+    }
+
+    /** Answers the error and has it counted and logged (rate-limited) with its reason. */
+    private static void refuse(HttpServletRequest request, HttpServletResponse response, AdminRuntime runtime,
+                               Refusals.Reason reason, int status, String code, String message) throws IOException {
+        runtime.refusals().refuse(reason, request.getMethod() + " " + request.getRequestURI(), message,
+                request.getRemoteAddr());
+        ApiResponses.error(response, runtime.json(), status, code, message);
     }
 
     private AdminRuntime runtime() {

@@ -16,12 +16,29 @@ record RegistrationRequest(String id, String host, int port) {
 
     /** Thrown for a body that must be answered with 400; the message says what is wrong. */
     static final class Invalid extends Exception {
+        private final Refusals.Reason reason;
+
         Invalid(String message) {
+            this(message, Refusals.Reason.BAD_REQUEST);
+        }
+
+        Invalid(String message, Refusals.Reason reason) {
             super(message, null, false, false);
+            this.reason = reason;
+        }
+
+        /** Under which reason the refusal is counted. */
+        Refusals.Reason reason() {
+            return reason;
         }
     }
 
-    static RegistrationRequest parse(ObjectMapper mapper, byte[] body) throws Invalid {
+    /**
+     * Parses and checks a body.
+     *
+     * @param allowLoopback accept loopback hosts ({@link AdminSettings#ALLOW_LOOPBACK})
+     */
+    static RegistrationRequest parse(ObjectMapper mapper, byte[] body, boolean allowLoopback) throws Invalid {
         JsonNode tree;
         try {
             tree = mapper.readTree(body);
@@ -42,6 +59,10 @@ record RegistrationRequest(String id, String host, int port) {
         check(NodeAddressRules.checkId(id));
         check(NodeAddressRules.checkHost(host));
         check(NodeAddressRules.checkPort(port.longValue()));
+        String destination = NodeAddressRules.checkDestination(host, allowLoopback);
+        if (destination != null) {
+            throw new Invalid(destination, Refusals.Reason.FORBIDDEN_ADDRESS);
+        }
         return new RegistrationRequest(id, host, port.intValue());
     }
 

@@ -44,7 +44,7 @@ final class RegistryAgent implements AutoCloseable {
     record Registered(Node node, boolean created, long lastModified) {
     }
 
-    private sealed interface Command permits Register, Deregister, Wake {
+    private sealed interface Command permits Register, Deregister, Probe, Wake {
     }
 
     /** Wakes the thread up to notice that it must stop. */
@@ -57,10 +57,16 @@ final class RegistryAgent implements AutoCloseable {
     }
 
     /** Completes with the new stamp, or empty when the id was not registered. */
-    private record Deregister(String id, CompletableFuture<Optional<Long>> result) implements Command {
+    private record Deregister(String id, int tokenIndex, CompletableFuture<Optional<Long>> result)
+            implements Command {
+    }
+
+    /** Asks the database whether it still answers; completes with null when it does. */
+    private record Probe(CompletableFuture<String> result) implements Command {
     }
 
     private final NodeDatabase database;
+    private final TokenSet tokens;
     private final Advertiser advertiser;
     private final LongSupplier clock;
     private final long expiryMillis;
@@ -71,6 +77,7 @@ final class RegistryAgent implements AutoCloseable {
     private final BlockingQueue<Command> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     private final Thread thread;
     private volatile RegistrySnapshot snapshot;
+    private volatile CompletableFuture<String> pendingProbe;
     private volatile boolean running = true;
 
     // Owned by the agent thread.
@@ -90,6 +97,7 @@ final class RegistryAgent implements AutoCloseable {
     RegistryAgent(NodeDatabase database, TokenSet tokens, AdminSettings settings, LongSupplier clock)
             throws SQLException, java.io.IOException {
         this.database = database;
+        this.tokens = tokens;
         this.clock = clock;
         this.expiryMillis = settings.expiry().toMillis();
         this.sweepIntervalMillis = Math.max(10, Math.min(MAX_SWEEP_INTERVAL_MILLIS, expiryMillis / 4));
@@ -99,10 +107,15 @@ final class RegistryAgent implements AutoCloseable {
         RegistrySnapshot stored = database.open();
         for (Node n : stored.nodes()) {
             nodes.put(n.id(), n);
+            int owner = tokens.indexOfOwner(n.owner());
+            if (owner >= 0) {
+                tokenIndexOfNode.put(n.id(), owner);
+            }
         }
         this.lastModified = stored.lastModified();
         this.snapshot = stored;
-        this.advertiser = new Advertiser(tokens, id -> tokenIndexOfNode.getOrDefault(id, 0), clock);
+        this.advertiser = new Advertiser(tokens, id -> tokenIndexOfNode.getOrDefault(id, 0), clock,
+                settings.allowLoopback());
         long now = clock.getAsLong();
         this.nextSweepAt = now;
         this.nextAdvertiseAt = now;
@@ -117,17 +130,39 @@ final class RegistryAgent implements AutoCloseable {
         return snapshot;
     }
 
-    /** Registers {@code id} or refreshes it; {@code tokenIndex} keys its advertisements. */
+    /**
+     * Registers {@code id} or refreshes it. The token at {@code tokenIndex} becomes the node's owner when the node is
+     * new; for an existing node of another owner the future fails with {@link RegistryException.Kind#NOT_OWNER}.
+     * The owner's token keys the node's advertisements.
+     */
     CompletableFuture<Registered> register(String id, String host, int port, int tokenIndex) {
         CompletableFuture<Registered> result = new CompletableFuture<>();
         submit(new Register(id, host, port, tokenIndex, result), result);
         return result;
     }
 
-    /** Removes {@code id}: completes with the new stamp, or empty when {@code id} is not registered. */
-    CompletableFuture<Optional<Long>> deregister(String id) {
+    /**
+     * Removes {@code id}: completes with the new stamp, or empty when {@code id} is not registered; fails with
+     * {@link RegistryException.Kind#NOT_OWNER} when the token at {@code tokenIndex} does not own it.
+     */
+    CompletableFuture<Optional<Long>> deregister(String id, int tokenIndex) {
         CompletableFuture<Optional<Long>> result = new CompletableFuture<>();
-        submit(new Deregister(id, result), result);
+        submit(new Deregister(id, tokenIndex, result), result);
+        return result;
+    }
+
+    /**
+     * Checks, on the agent's thread, that the database answers: completes with {@code null} when it does, else with
+     * the reason. Probes that arrive while one is queued share it, so a flood of health checks costs one query.
+     */
+    CompletableFuture<String> probeDatabase() {
+        CompletableFuture<String> pending = pendingProbe;
+        if (pending != null && !pending.isDone()) {
+            return pending;
+        }
+        CompletableFuture<String> result = new CompletableFuture<>();
+        pendingProbe = result;
+        submit(new Probe(result), result);
         return result;
     }
 
@@ -184,16 +219,23 @@ final class RegistryAgent implements AutoCloseable {
         boolean changed = false;
         int size = nodes.size();
         for (Command command : batch) {
-            if (command instanceof Register r) {
+            if (command instanceof Probe p) {
+                p.result.complete(database.problem());
+            } else if (command instanceof Register r) {
                 Node existing = deletes.contains(r.id) ? null : upserts.getOrDefault(r.id, nodes.get(r.id));
+                String owner = tokens.owner(r.tokenIndex);
+                if (existing != null && existing.owner() != null && !existing.owner().equals(owner)) {
+                    r.result.completeExceptionally(notOwner(r.id));
+                    continue;
+                }
                 if (existing == null && size >= maxNodes) {
                     r.result.completeExceptionally(new RegistryException(RegistryException.Kind.FULL,
                             "the registry holds its maximum of " + maxNodes + " nodes", null));
                     continue;
                 }
                 Node node = existing == null
-                        ? new Node(r.id, r.host, r.port, now, now)
-                        : new Node(r.id, r.host, r.port, existing.registered(), now);
+                        ? new Node(r.id, r.host, r.port, now, now, owner)
+                        : new Node(r.id, r.host, r.port, existing.registered(), now, owner);
                 boolean nodeChanged = existing == null || existing.addressDiffers(r.host, r.port);
                 changed |= nodeChanged;
                 size += existing == null ? 1 : 0;
@@ -205,6 +247,10 @@ final class RegistryAgent implements AutoCloseable {
                 Node existing = deletes.contains(d.id) ? null : upserts.getOrDefault(d.id, nodes.get(d.id));
                 if (existing == null) {
                     completions.add(committed -> d.result.complete(Optional.empty()));
+                    continue;
+                }
+                if (existing.owner() != null && !existing.owner().equals(tokens.owner(d.tokenIndex))) {
+                    d.result.completeExceptionally(notOwner(d.id));
                     continue;
                 }
                 changed = true;
@@ -232,6 +278,11 @@ final class RegistryAgent implements AutoCloseable {
         tokenIndexOfNode.putAll(tokenIndexes);
         publish(stamp, changed, now);
         completions.forEach(c -> c.accept(stamp));
+    }
+
+    private static RegistryException notOwner(String id) {
+        return new RegistryException(RegistryException.Kind.NOT_OWNER,
+                "node " + id + " was registered with another token; only that token may change or delete it", null);
     }
 
     private void runTimers(long now) {
@@ -294,6 +345,8 @@ final class RegistryAgent implements AutoCloseable {
             r.result.completeExceptionally(failure);
         } else if (command instanceof Deregister d) {
             d.result.completeExceptionally(failure);
+        } else if (command instanceof Probe p) {
+            p.result.complete(failure.getMessage());
         }
     }
 

@@ -12,7 +12,9 @@ public final class RegistryException extends Exception {
         /** The database refused the write. */
         STORAGE,
         /** The registry is shutting down. */
-        STOPPED
+        STOPPED,
+        /** The node belongs to another token. */
+        NOT_OWNER
     }
 
     private final Kind kind;

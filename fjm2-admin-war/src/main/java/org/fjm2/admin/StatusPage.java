@@ -3,6 +3,7 @@ package org.fjm2.admin;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
 
 /**
  * Renders the status page: the nodes, when each was last seen, how long ago the list changed. One self-contained
@@ -36,7 +37,8 @@ final class StatusPage {
     private StatusPage() {
     }
 
-    static String render(RegistrySnapshot snapshot, long now, long[] advertisements, long expired) {
+    static String render(RegistrySnapshot snapshot, long now, long[] advertisements, long expired,
+                         Map<Refusals.Reason, Long> refusals) {
         StringBuilder html = new StringBuilder(2048 + 256 * snapshot.nodes().size());
         html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
@@ -70,6 +72,15 @@ final class StatusPage {
         }
         html.append("<footer>Advertisements sent: ").append(advertisements[0]).append(", failed: ")
                 .append(advertisements[1]).append(". Nodes expired: ").append(expired)
+                .append(". Requests refused: ").append(refusals.values().stream().mapToLong(Long::longValue).sum());
+        String separator = " (";
+        for (Map.Entry<Refusals.Reason, Long> r : refusals.entrySet()) {
+            if (r.getValue() > 0) {
+                html.append(separator).append(r.getKey().label()).append(' ').append(r.getValue());
+                separator = ", ";
+            }
+        }
+        html.append(separator.equals(", ") ? ")" : "")
                 .append(". This page reloads every ").append(REFRESH_SECONDS).append(" s; ")
                 .append(UTC.format(Instant.ofEpochMilli(now))).append(".</footer></body></html>");
         return html.toString();

@@ -8,6 +8,8 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
@@ -24,9 +26,15 @@ public final class TokenSet {
     public static final int MAX_TOKEN_LENGTH = 1024;
 
     private static final String BEARER = "Bearer ";
+    private static final String BASIC = "Basic ";
+    /** Domain separation: an owner fingerprint is no digest of the token that anything else computes. */
+    private static final String OWNER_CONTEXT = "fjm2-admin node owner\n";
+    /** Hex characters of an owner fingerprint (128 bits). */
+    static final int OWNER_LENGTH = 32;
 
     private final List<String> tokens;
     private final byte[][] digests;
+    private final List<String> owners;
 
     private TokenSet(List<String> tokens) {
         if (tokens.isEmpty()) {
@@ -34,9 +42,12 @@ public final class TokenSet {
         }
         this.tokens = List.copyOf(tokens);
         this.digests = new byte[tokens.size()][];
+        List<String> ownerList = new ArrayList<>(tokens.size());
         for (int i = 0; i < tokens.size(); i++) {
             digests[i] = sha256(tokens.get(i));
+            ownerList.add(HexFormat.of().formatHex(sha256(OWNER_CONTEXT + tokens.get(i)), 0, OWNER_LENGTH / 2));
         }
+        this.owners = List.copyOf(ownerList);
     }
 
     /** Tokens separated by white space, commas or new lines; {@code #} starts a comment up to the line's end. */
@@ -64,11 +75,30 @@ public final class TokenSet {
      */
     public static TokenSet readFile(Path file) {
         checkFilePermissions(file);
+        byte[] bytes;
         try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8), "token file " + file);
+            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read token file " + file + ": " + e.getMessage());
         }
+        return parse(printableText(bytes, "token file " + file), "token file " + file);
+    }
+
+    /**
+     * The file's bytes as text, when they are printable ASCII and line breaks. Read as bytes, not through a
+     * charset, so that a binary file (a tunnel key given by mistake, a token with a byte order mark) is refused
+     * with the offset of the first bad byte instead of decoding into replacement characters or an exception
+     * that names no place.
+     */
+    static String printableText(byte[] bytes, String source) {
+        for (int i = 0; i < bytes.length; i++) {
+            int b = bytes[i] & 0xff;
+            if ((b < 0x20 || b > 0x7e) && b != '\n' && b != '\r' && b != '\t') {
+                throw new IllegalArgumentException(source + ": byte " + i + " (0x" + Integer.toHexString(b)
+                        + ") is not printable ASCII; tokens are text, e.g. 'head -c 32 /dev/urandom | base64'");
+            }
+        }
+        return new String(bytes, StandardCharsets.US_ASCII);
     }
 
     /**
@@ -111,6 +141,42 @@ public final class TokenSet {
             }
         }
         return found;
+    }
+
+    /**
+     * Index of the token presented for the status page: a bearer header as for the API, or HTTP Basic with the
+     * token as password (any user name), which a browser asks for by itself. -1 when none matches.
+     */
+    public int matchPageCredentials(String authorizationHeader) {
+        if (authorizationHeader == null || authorizationHeader.length() <= BASIC.length()
+                || !authorizationHeader.regionMatches(true, 0, BASIC, 0, BASIC.length())) {
+            return match(authorizationHeader);
+        }
+        if (authorizationHeader.length() > BASIC.length() + 2 * MAX_TOKEN_LENGTH) {
+            return -1;
+        }
+        String decoded;
+        try {
+            decoded = new String(Base64.getDecoder().decode(authorizationHeader.substring(BASIC.length()).trim()),
+                    StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return -1;
+        }
+        int colon = decoded.indexOf(':');
+        return colon < 0 ? -1 : match(BEARER + decoded.substring(colon + 1));
+    }
+
+    /**
+     * The fingerprint of the token at {@code index} that the registry stores as a node's owner: 128 bits of
+     * SHA-256 over the token with a context of its own, so the stored value is not the token's digest.
+     */
+    public String owner(int index) {
+        return owners.get(index);
+    }
+
+    /** Index of the token whose {@link #owner} fingerprint is {@code owner}, or -1 (a token no longer configured). */
+    public int indexOfOwner(String owner) {
+        return owner == null ? -1 : owners.indexOf(owner);
     }
 
     /** The token at {@code index}, used as the HMAC key of the advertisements sent to a node that used it. */

@@ -24,6 +24,7 @@ import org.fjm2.admin.testing.AdminContainers;
 import org.fjm2.admin.testing.AdminHttp;
 import org.fjm2.admin.testing.AdminServer;
 import org.fjm2.admin.testing.AdvertisementCheck;
+import org.fjm2.admin.testing.TestCertificates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class AdminApiContract {
 
     static final String TOKEN = "test-token-0123456789abcdef";
+    /** A second valid token: another tenant of the same registry. */
+    static final String OTHER_TOKEN = "other-token-0123456789abcdef";
     static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -45,14 +48,28 @@ abstract class AdminApiContract {
     /** Starts the WAR in this class's container with {@code contextParameters}, files under {@code workDir}. */
     abstract AdminServer deploy(Path workDir, Map<String, String> contextParameters);
 
+    /** As {@link #deploy}, serving HTTPS only with {@code tls}, configured as the README says for this container. */
+    abstract AdminServer deployTls(Path workDir, Map<String, String> contextParameters, TestCertificates tls);
+
     @AfterEach
     void stopServers() {
         servers.forEach(AdminServer::close);
     }
 
+    /**
+     * Starts the WAR with two tokens ({@link #TOKEN}, {@link #OTHER_TOKEN}) and loopback addresses allowed: the
+     * test daemons live on loopback. {@link #startWithDefaults} leaves every other setting at its default.
+     */
     AdminServer start(Map<String, String> extra) {
         Map<String, String> params = new HashMap<>();
-        params.put(AdminSettings.TOKEN_FILE, AdminContainers.tokenFile(dir, TOKEN).toString());
+        params.put(AdminSettings.ALLOW_LOOPBACK, "true");
+        params.putAll(extra);
+        return startWithDefaults(params);
+    }
+
+    AdminServer startWithDefaults(Map<String, String> extra) {
+        Map<String, String> params = new HashMap<>();
+        params.put(AdminSettings.TOKEN_FILE, AdminContainers.tokenFile(dir, TOKEN, OTHER_TOKEN).toString());
         params.put(AdminSettings.DATA_DIR, dir.resolve("data").toString());
         params.putAll(extra);
         AdminServer server = deploy(dir.resolve("container-" + servers.size()), params);
@@ -277,16 +294,153 @@ abstract class AdminApiContract {
     }
 
     @Test
-    void servesTheStatusPage() {
-        AdminServer server = start(Map.of());
+    void servesTheStatusPageToTokenHoldersOnlyByDefault() {
+        AdminServer server = startWithDefaults(Map.of());
         AdminHttp http = new AdminHttp(server.baseUri(), TOKEN);
         http.register("lan-a", "gw-a.example.org", 7001);
-        HttpResponse<String> page = new AdminHttp(server.baseUri(), null).get("");
+
+        HttpResponse<String> anonymous = new AdminHttp(server.baseUri(), null).get("");
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
+                v -> assertThat(v).startsWith("Basic realm=\"fjm2-admin\""));
+        assertThat(anonymous.body()).doesNotContain("lan-a", "gw-a.example.org");
+        HttpResponse<String> wrong = new AdminHttp(server.baseUri(), null).send(new AdminHttp(server.baseUri(), null)
+                .request("").header("Authorization", basic("admin", "wrong-token-0123456789abc")).GET().build());
+        assertThat(wrong.statusCode()).isEqualTo(401);
+
+        for (HttpResponse<String> page : List.of(http.get(""), http.send(new AdminHttp(server.baseUri(), null)
+                .request("").header("Authorization", basic("anyone", OTHER_TOKEN)).GET().build()))) {
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    v -> assertThat(v).startsWith("text/html"));
+            assertThat(page.body()).contains("lan-a", "gw-a.example.org:7001", "http-equiv=\"refresh\"", "viewport");
+        }
+        assertThat(http.get("nothing-here").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void theStatusPageCanBePublicOrOff() {
+        AdminServer open = start(Map.of(AdminSettings.STATUS_PAGE, "public"));
+        new AdminHttp(open.baseUri(), TOKEN).register("lan-a", "gw-a.example.org", 7001);
+        HttpResponse<String> page = new AdminHttp(open.baseUri(), null).get("");
         assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(
-                v -> assertThat(v).startsWith("text/html"));
-        assertThat(page.body()).contains("lan-a", "gw-a.example.org:7001", "http-equiv=\"refresh\"", "viewport");
-        assertThat(new AdminHttp(server.baseUri(), null).get("nothing-here").statusCode()).isEqualTo(404);
+        assertThat(page.body()).contains("lan-a");
+        open.close();
+        servers.remove(open);
+
+        AdminServer off = start(Map.of(AdminSettings.STATUS_PAGE, "off"));
+        assertThat(new AdminHttp(off.baseUri(), TOKEN).get("").statusCode()).isEqualTo(404);
+        assertThat(new AdminHttp(off.baseUri(), null).get("").statusCode()).isEqualTo(404);
+        assertThat(new AdminHttp(off.baseUri(), TOKEN).get("api/nodes").statusCode()).as("the API is unaffected")
+                .isEqualTo(200);
+        assertThatThrownBy(() -> start(Map.of(AdminSettings.STATUS_PAGE, "yes")))
+                .as("an unknown value fails the deployment").isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
+    void aNodeBelongsToTheTokenThatRegisteredIt() throws IOException {
+        AdminServer server = start(Map.of());
+        AdminHttp owner = new AdminHttp(server.baseUri(), TOKEN);
+        AdminHttp other = new AdminHttp(server.baseUri(), OTHER_TOKEN);
+        assertThat(owner.register("lan-a", "192.0.2.10", 7001).statusCode()).isEqualTo(201);
+        String before = owner.get("api/nodes").body();
+
+        HttpResponse<String> overwrite = other.register("lan-a", "198.51.100.66", 7001);
+        assertThat(overwrite.statusCode()).isEqualTo(403);
+        assertThat(json(overwrite).get("error").asText()).isEqualTo("forbidden");
+        assertThat(json(overwrite).get("message").asText()).contains("lan-a", "another token");
+        HttpResponse<String> delete = other.delete("api/nodes/lan-a");
+        assertThat(delete.statusCode()).isEqualTo(403);
+        assertThat(owner.get("api/nodes").body()).as("nothing changed").isEqualTo(before);
+
+        assertThat(other.register("lan-b", "192.0.2.11", 7001).statusCode()).as("its own node").isEqualTo(201);
+        assertThat(owner.delete("api/nodes/lan-b").statusCode()).isEqualTo(403);
+        assertThat(owner.register("lan-a", "192.0.2.12", 7002).statusCode()).as("the owner moves it").isEqualTo(200);
+        assertThat(other.delete("api/nodes/lan-b").statusCode()).isEqualTo(200);
+        assertThat(owner.delete("api/nodes/lan-a").statusCode()).isEqualTo(200);
+        assertThat(other.register("lan-a", "192.0.2.13", 7001).statusCode()).as("free again once deleted")
+                .isEqualTo(201);
+    }
+
+    @Test
+    void refusesAddressesNoDaemonMaySendTo() throws IOException {
+        AdminHttp http = new AdminHttp(startWithDefaults(Map.of()).baseUri(), TOKEN);
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("127.0.0.1", "loopback");
+        refused.put("127.8.9.10", "loopback");
+        refused.put("::1", "loopback");
+        refused.put("::ffff:127.0.0.1", "loopback");
+        refused.put("localhost", "loopback");
+        refused.put("224.0.0.251", "multicast");
+        refused.put("239.255.0.1", "multicast");
+        refused.put("ff02::1", "multicast");
+        refused.put("255.255.255.255", "broadcast");
+        refused.put("0.0.0.0", "unspecified");
+        refused.put("::", "unspecified");
+        refused.forEach((host, kind) -> {
+            HttpResponse<String> response = http.register("victim", host, 7001);
+            assertThat(response.statusCode()).as(host).isEqualTo(400);
+            try {
+                assertThat(json(response).get("error").asText()).isEqualTo("bad_request");
+                assertThat(json(response).get("message").asText()).as(host).contains(host, kind);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(json(http.get("api/nodes")).get("nodes")).as("nothing stored").isEmpty();
+        assertThat(http.register("fine", "192.0.2.1", 7001).statusCode()).isEqualTo(201);
+        assertThat(http.register("fine6", "2001:db8::1", 7001).statusCode()).isEqualTo(201);
+    }
+
+    @Test
+    void healthNeedsNoTokenAndShowsNoData() throws IOException {
+        AdminServer server = startWithDefaults(Map.of(AdminSettings.STATUS_PAGE, "off"));
+        new AdminHttp(server.baseUri(), TOKEN).register("secret-node", "192.0.2.99", 7001);
+        HttpResponse<String> health = new AdminHttp(server.baseUri(), null).get("health");
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.headers().firstValue("Content-Type")).hasValueSatisfying(
+                v -> assertThat(v).startsWith("application/json"));
+        assertThat(json(health).get("status").asText()).isEqualTo("up");
+        assertThat(json(health).get("database").asText()).isEqualTo("up");
+        assertThat(json(health).size()).isEqualTo(2);
+        assertThat(health.body()).doesNotContain("secret-node", "192.0.2.99");
+    }
+
+    @Test
+    void countsRefusalsByReason() throws IOException {
+        AdminServer server = start(Map.of());
+        AdminHttp owner = new AdminHttp(server.baseUri(), TOKEN);
+        owner.register("mine", "192.0.2.1", 7001);
+        new AdminHttp(server.baseUri(), null).register("anon", "192.0.2.2", 7001);
+        new AdminHttp(server.baseUri(), OTHER_TOKEN).register("mine", "192.0.2.3", 7001);
+        new AdminHttp(server.baseUri(), OTHER_TOKEN).delete("api/nodes/mine");
+        owner.register("cannon", "239.1.2.3", 7001);
+        owner.post("api/nodes", "{\"id\": 1}");
+        String page = owner.get("").body();
+        assertThat(page).contains("Requests refused: 5 (unauthorized 1, bad request 1, forbidden address 1,"
+                + " not owner 2)");
+    }
+
+    @Test
+    void servesHttpsWithTheCertificateTheReadmeConfigures() throws IOException {
+        TestCertificates tls = TestCertificates.create(dir.resolve("tls"), "admin");
+        Map<String, String> params = new HashMap<>();
+        params.put(AdminSettings.TOKEN_FILE, AdminContainers.tokenFile(dir, TOKEN).toString());
+        params.put(AdminSettings.DATA_DIR, dir.resolve("data").toString());
+        AdminServer server = deployTls(dir.resolve("container-tls"), params, tls);
+        servers.add(server);
+        assertThat(server.baseUri().getScheme()).isEqualTo("https");
+        AdminHttp http = new AdminHttp(server.baseUri(), TOKEN, tls.trustingTheCa());
+        assertThat(http.register("lan-a", "192.0.2.1", 7001).statusCode()).isEqualTo(201);
+        assertThat(json(http.get("health")).get("status").asText()).isEqualTo("up");
+        TestCertificates stranger = TestCertificates.create(dir.resolve("other-ca"), "stranger");
+        assertThatThrownBy(() -> new AdminHttp(server.baseUri(), TOKEN, stranger.trustingTheCa()).get("health"))
+                .as("a client that trusts another CA").hasCauseInstanceOf(javax.net.ssl.SSLHandshakeException.class);
+    }
+
+    static String basic(String user, String password) {
+        return "Basic " + java.util.Base64.getEncoder().encodeToString(
+                (user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     interface Condition<T> {

@@ -59,7 +59,8 @@ class AdminLoadIT {
         try (DatagramSocket sink = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
              AdminServer server = EmbeddedTomcat.deploy(dir.resolve("tomcat"), Map.of(
                      AdminSettings.TOKEN_FILE, AdminContainers.tokenFile(dir, AdminApiContract.TOKEN).toString(),
-                     AdminSettings.DATA_DIR, dir.resolve("data").toString()))) {
+                     AdminSettings.DATA_DIR, dir.resolve("data").toString(),
+                     AdminSettings.ALLOW_LOOPBACK, "true"))) {
             AdminHttp http = new AdminHttp(server.baseUri(), AdminApiContract.TOKEN);
             HttpClient client = http.client();
             warmUp(http);

@@ -30,6 +30,33 @@ class InputRulesTest {
         assertThat(NodeAddressRules.checkHost(host)).isNotNull();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1=loopback", "127.1.2.3=loopback", "::1=loopback", "0:0:0:0:0:0:0:1=loopback",
+        "::ffff:127.0.0.1=loopback", "::127.0.0.1=loopback", "localhost=loopback", "LocalHost.=loopback",
+        "gw.localhost=loopback", "224.0.0.1=multicast", "239.255.0.1=multicast", "ff02::1=multicast",
+        "ff0e::1234=multicast", "::ffff:239.1.2.3=multicast", "255.255.255.255=broadcast",
+        "::ffff:255.255.255.255=broadcast", "0.0.0.0=unspecified", "0.1.2.3=unspecified", "::=unspecified",
+        "0:0:0:0:0:0:0:0=unspecified"})
+    void refusesDestinationsNoDaemonMaySendTo(String hostAndKind) {
+        String host = hostAndKind.substring(0, hostAndKind.lastIndexOf('='));
+        String kind = hostAndKind.substring(hostAndKind.lastIndexOf('=') + 1);
+        assertThat(NodeAddressRules.checkHost(host)).as("syntax of %s", host).isNull();
+        assertThat(NodeAddressRules.checkDestination(host, false)).as(host).contains(kind, "never sent");
+        if (kind.equals("loopback")) {
+            assertThat(NodeAddressRules.checkDestination(host, true)).as("%s with loopback allowed", host).isNull();
+        } else {
+            assertThat(NodeAddressRules.checkDestination(host, true)).as("%s with loopback allowed", host)
+                    .contains(kind);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"10.0.0.1", "192.0.2.1", "8.8.8.8", "2001:db8::7", "fe80::1", "::ffff:192.0.2.1",
+        "gw-1.example.org", "localhost.example.org", "223.255.255.255", "240.0.0.1"})
+    void acceptsEveryOtherDestination(String host) {
+        assertThat(NodeAddressRules.checkDestination(host, false)).as(host).isNull();
+    }
+
     @Test
     void boundsIdsAndPorts() {
         assertThat(NodeAddressRules.checkId("lan-a.gw_1:x")).isNull();
@@ -64,6 +91,15 @@ class InputRulesTest {
         assertThat(s.maxBodyBytes()).isEqualTo(4096);
         assertThat(s.dataDir()).isEqualTo(AdminSettings.defaultDataDir());
         assertThat(s.toString()).as("tokens never printed").doesNotContain("x".repeat(16)).contains("hidden");
+        assertThat(s.statusPage()).as("the page lists addresses: token by default")
+                .isEqualTo(AdminSettings.StatusPageAccess.TOKEN);
+        assertThat(s.allowLoopback()).isFalse();
+        assertThat(AdminSettings.read(Map.of(AdminSettings.TOKENS, "x".repeat(16), AdminSettings.STATUS_PAGE,
+                "Public")::get).statusPage()).isEqualTo(AdminSettings.StatusPageAccess.PUBLIC);
+        assertThat(AdminSettings.read(Map.of(AdminSettings.TOKENS, "x".repeat(16), AdminSettings.STATUS_PAGE,
+                "off")::get).statusPage()).isEqualTo(AdminSettings.StatusPageAccess.OFF);
+        assertThatThrownBy(() -> AdminSettings.read(Map.of(AdminSettings.TOKENS, "x".repeat(16),
+                AdminSettings.STATUS_PAGE, "true")::get)).hasMessageContaining("public, token or off");
         assertThatThrownBy(() -> AdminSettings.read(Map.<String, String>of()::get))
                 .hasMessageContaining("no token configured");
         assertThatThrownBy(() -> AdminSettings.read(
@@ -83,6 +119,44 @@ class InputRulesTest {
         assertThat(tokens.toString()).doesNotContain("first");
         assertThatThrownBy(() -> TokenSet.parse("short", "t")).hasMessageContaining("16");
         assertThatThrownBy(() -> TokenSet.parse("# nothing", "t")).hasMessageContaining("no token");
+    }
+
+    @Test
+    void acceptsTheTokenAsBasicPasswordForTheStatusPageOnly() {
+        TokenSet tokens = TokenSet.parse("first-token-0123456789 second-token-012345678", "t");
+        String basic = "Basic " + java.util.Base64.getEncoder().encodeToString(
+                "anyone:second-token-012345678".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(tokens.matchPageCredentials(basic)).isEqualTo(1);
+        assertThat(tokens.matchPageCredentials("Bearer first-token-0123456789")).isZero();
+        assertThat(tokens.match(basic)).as("the API takes bearer tokens only").isEqualTo(-1);
+        assertThat(tokens.matchPageCredentials("Basic " + java.util.Base64.getEncoder().encodeToString(
+                "anyone:second-token-01234567".getBytes(java.nio.charset.StandardCharsets.UTF_8)))).isEqualTo(-1);
+        assertThat(tokens.matchPageCredentials("Basic !!!not-base64")).isEqualTo(-1);
+        assertThat(tokens.matchPageCredentials("Basic " + "QUFB".repeat(1000))).isEqualTo(-1);
+        assertThat(tokens.matchPageCredentials(null)).isEqualTo(-1);
+    }
+
+    @Test
+    void ownerFingerprintsAreStableDistinctAndNotTheTokens() {
+        TokenSet tokens = TokenSet.parse("first-token-0123456789 second-token-012345678", "t");
+        TokenSet reread = TokenSet.parse("second-token-012345678\nfirst-token-0123456789", "t");
+        assertThat(tokens.owner(0)).hasSize(TokenSet.OWNER_LENGTH).isNotEqualTo(tokens.owner(1))
+                .isEqualTo(reread.owner(1)).doesNotContain("first");
+        assertThat(reread.indexOfOwner(tokens.owner(0))).as("found after the file was reordered").isEqualTo(1);
+        assertThat(tokens.indexOfOwner("0".repeat(32))).isEqualTo(-1);
+        assertThat(tokens.indexOfOwner(null)).isEqualTo(-1);
+    }
+
+    @Test
+    void readsTheTokenFileAsBytesAndRefusesBinaryContent(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("token");
+        Files.write(file, new byte[] {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p',
+            (byte) 0xc3, 0x28, '\n'});
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        assertThatThrownBy(() -> TokenSet.readFile(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("byte 16 (0xc3)").hasMessageContaining("printable ASCII");
+        Files.write(file, "\r\n# comment\r\nfile-token-0123456789abc\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        assertThat(TokenSet.readFile(file).match("Bearer file-token-0123456789abc")).isZero();
     }
 
     @Test

@@ -26,12 +26,13 @@ class RegistrationFuzzTest {
         InputBounds.runWithinBounds(body, () -> {
             RegistrationRequest request;
             try {
-                request = RegistrationRequest.parse(JSON, body);
+                request = RegistrationRequest.parse(JSON, body, false);
             } catch (RegistrationRequest.Invalid expected) {
                 return;     // answered with 400
             }
             if (NodeAddressRules.checkId(request.id()) != null || NodeAddressRules.checkHost(request.host()) != null
-                    || NodeAddressRules.checkPort(request.port()) != null) {
+                    || NodeAddressRules.checkPort(request.port()) != null
+                    || NodeAddressRules.checkDestination(request.host(), false) != null) {
                 throw new AssertionError("accepted a registration its own rules refuse: " + request);
             }
         });

@@ -25,14 +25,16 @@ import org.junit.jupiter.api.io.TempDir;
 /** The registry's owning agent over a real embedded H2 database. */
 class RegistryAgentTest {
 
-    static final TokenSet TOKENS = TokenSet.parse("unit-test-token-0123456789", "test");
+    static final TokenSet TOKENS = TokenSet.parse("unit-test-token-0123456789 other-test-token-0123456789", "test");
+    static final int OWNER = 0;
+    static final int OTHER = 1;
 
     @TempDir
     Path dir;
 
     static AdminSettings settings(Duration expiry, int maxNodes) {
         return new AdminSettings(null, "unused", null, AdminSettings.DEFAULT_DATA_SOURCE, expiry,
-                Duration.ofHours(1), Duration.ofMillis(10), 4096, maxNodes, true);
+                Duration.ofHours(1), Duration.ofMillis(10), 4096, maxNodes, AdminSettings.StatusPageAccess.TOKEN, true);
     }
 
     RegistryAgent open(DataSource dataSource, AdminSettings settings) throws Exception {
@@ -89,9 +91,9 @@ class RegistryAgentTest {
             assertThat(refreshed).isEqualTo(first);
             long moved = agent.register("a", "127.0.0.1", 10, 0).get(10, TimeUnit.SECONDS).lastModified();
             assertThat(moved).isGreaterThan(first);
-            Optional<Long> deleted = agent.deregister("a").get(10, TimeUnit.SECONDS);
+            Optional<Long> deleted = agent.deregister("a", OWNER).get(10, TimeUnit.SECONDS);
             assertThat(deleted).hasValueSatisfying(stamp -> assertThat(stamp).isGreaterThan(moved));
-            assertThat(agent.deregister("a").get(10, TimeUnit.SECONDS)).isEmpty();
+            assertThat(agent.deregister("a", OWNER).get(10, TimeUnit.SECONDS)).isEmpty();
         }
     }
 
@@ -144,6 +146,63 @@ class RegistryAgentTest {
             assertThat(agent.snapshot().lastModified()).isGreaterThan(stamp);
             assertThat(agent.expiredTotal()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aNodeBelongsToTheTokenThatRegisteredItAcrossRestarts() throws Exception {
+        DataSource h2 = RegistryDataSource.embedded(dir);
+        try (RegistryAgent agent = open(h2, settings(Duration.ofHours(1), 10))) {
+            assertThat(agent.register("a", "10.0.0.1", 9, OWNER).get(10, TimeUnit.SECONDS).created()).isTrue();
+            assertNotOwner(agent.register("a", "10.6.6.6", 9, OTHER));
+            assertNotOwner(agent.deregister("a", OTHER));
+            assertThat(agent.snapshot().nodes()).extracting(Node::host).containsExactly("10.0.0.1");
+            assertThat(agent.register("b", "10.0.0.2", 9, OTHER).get(10, TimeUnit.SECONDS).created()).isTrue();
+        }
+        try (RegistryAgent agent = open(h2, settings(Duration.ofHours(1), 10))) {
+            assertNotOwner(agent.register("a", "10.6.6.6", 9, OTHER));
+            assertNotOwner(agent.deregister("b", OWNER));
+            assertThat(agent.register("a", "10.0.0.3", 9, OWNER).get(10, TimeUnit.SECONDS).created()).isFalse();
+            assertThat(agent.deregister("b", OTHER).get(10, TimeUnit.SECONDS)).isPresent();
+            assertThat(agent.snapshot().nodes()).extracting(Node::host).containsExactly("10.0.0.3");
+        }
+    }
+
+    @Test
+    void aNodeStoredBeforeOwnersWereKeptIsClaimedByTheNextRefresh() throws Exception {
+        DataSource h2 = RegistryDataSource.embedded(dir);
+        try (Connection c = h2.getConnection(); java.sql.Statement s = c.createStatement()) {
+            // The schema of the first release: no owner column.
+            s.execute("CREATE TABLE " + NodeDatabase.NODE_TABLE + " (id VARCHAR(64) PRIMARY KEY, host VARCHAR(253)"
+                    + " NOT NULL, port INTEGER NOT NULL, registered BIGINT NOT NULL, last_seen BIGINT NOT NULL)");
+            s.execute("INSERT INTO " + NodeDatabase.NODE_TABLE + " VALUES ('old', '10.0.0.9', 9, 1, "
+                    + System.currentTimeMillis() + ")");
+        }
+        try (RegistryAgent agent = open(h2, settings(Duration.ofHours(1), 10))) {
+            assertThat(agent.snapshot().nodes()).extracting(Node::id).containsExactly("old");
+            assertThat(agent.register("old", "10.0.0.9", 9, OTHER).get(10, TimeUnit.SECONDS).created()).isFalse();
+            assertNotOwner(agent.register("old", "10.0.0.9", 9, OWNER));
+        }
+    }
+
+    @Test
+    void probesTheDatabaseOnItsOwnThread() throws Exception {
+        AtomicBoolean fail = new AtomicBoolean();
+        try (RegistryAgent agent = open(failingOnDemand(RegistryDataSource.embedded(dir), fail),
+                settings(Duration.ofHours(1), 10))) {
+            assertThat(agent.probeDatabase().get(10, TimeUnit.SECONDS)).isNull();
+            fail.set(true);
+            assertThat(agent.probeDatabase().get(10, TimeUnit.SECONDS)).contains("injected");
+            fail.set(false);
+            assertThat(agent.probeDatabase().get(10, TimeUnit.SECONDS)).isNull();
+        }
+    }
+
+    static void assertNotOwner(CompletableFuture<?> change) {
+        assertThatThrownBy(() -> change.get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(RegistryException.class)
+                .satisfies(e -> assertThat(((RegistryException) e.getCause()).kind())
+                        .isEqualTo(RegistryException.Kind.NOT_OWNER))
+                .hasMessageContaining("another token");
     }
 
     /** Wraps {@code real} so that every connection's statements throw while {@code fail} is set. */

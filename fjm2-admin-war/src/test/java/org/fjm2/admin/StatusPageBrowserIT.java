@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The status page as a real browser sees it: headless Chromium loads it from the WAR in Tomcat and dumps the DOM
- * it built; the registered nodes must be in it. A phone-sized screenshot goes to target/ for people to look at.
+ * The status page as a real browser sees it: headless Chromium loads it from the WAR in Tomcat (with the token as
+ * the HTTP Basic password, as a user types it into the browser's prompt) and dumps the DOM it built; the
+ * registered nodes must be in it. A phone-sized screenshot goes to target/ for people to look at.
  */
 class StatusPageBrowserIT {
 
@@ -73,7 +74,9 @@ class StatusPageBrowserIT {
             assertThat(http.register("hsinchu-gw", "2001:db8::42", 7002).statusCode()).isEqualTo(201);
             assertThat(http.register("lab-7", "10.7.0.1", 7003).statusCode()).isEqualTo(201);
 
-            String dom = run(chromium("--dump-dom", server.baseUri().toString()));
+            // The page needs the token (the default): the browser sends it as the Basic password of the URL.
+            String withToken = "http://admin:" + AdminApiContract.TOKEN + "@" + server.baseUri().getAuthority() + "/";
+            String dom = run(chromium("--dump-dom", withToken));
             assertThat(dom).as("DOM from chromium").contains("<table id=\"nodes\"");
             assertThat(dom).contains("taipei-gw", "gw.tp.example.org:7001", "hsinchu-gw", "[2001:db8::42]:7002",
                     "lab-7", "10.7.0.1:7003", "3 node(s) registered");
@@ -82,7 +85,7 @@ class StatusPageBrowserIT {
             String target = System.getProperty("fjm2.test.output", dir.toString());
             Path phone = Path.of(target, "status-page-phone.png");
             run(chromium("--window-size=390,844", "--hide-scrollbars", "--screenshot=" + phone,
-                    server.baseUri().toString()));
+                    withToken));
             assertThat(phone).as("screenshot written").isNotEmptyFile();
         }
     }

@@ -30,7 +30,7 @@ class TomcatJndiDataSourceIT {
         Path dataDir = dir.resolve("unused-data-dir");
         try (AdminServer server = EmbeddedTomcat.deployWithNaming(dir.resolve("tomcat"), Map.of(
                 AdminSettings.TOKEN_FILE, AdminContainers.tokenFile(dir, AdminApiContract.TOKEN).toString(),
-                AdminSettings.DATA_DIR, dataDir.toString()), context -> {
+                AdminSettings.DATA_DIR, dataDir.toString(), AdminSettings.ALLOW_LOOPBACK, "true"), context -> {
                     ContextResource resource = new ContextResource();
                     resource.setName("jdbc/fjm2admin");
                     resource.setType("org.h2.jdbcx.JdbcDataSource");

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.fjm2.tunnel.admin.AdminClient;
 import org.fjm2.tunnel.relay.RecentPacketFilter;
 import org.fjm2.tunnel.repair.RepairCache;
 import org.fjm2.tunnel.security.ReplayProtection;
@@ -86,6 +87,7 @@ public final class TunnelConfig {
     private final String adminToken;
     private final String advertisedHost;
     private final Duration adminKeepalive;
+    private final AdminClient.Options adminOptions;
 
     private TunnelConfig(Builder b) {
         this.group = b.group;
@@ -119,6 +121,7 @@ public final class TunnelConfig {
         this.adminToken = b.adminToken;
         this.advertisedHost = b.advertisedHost;
         this.adminKeepalive = b.adminKeepalive;
+        this.adminOptions = b.adminOptions;
     }
 
     /** A builder for the LAN's NORM group:port. */
@@ -166,6 +169,8 @@ public final class TunnelConfig {
     /** Host (name or address) registered with the admin: where peers reach us. */
     public String advertisedHost() { return advertisedHost; }
     public Duration adminKeepalive() { return adminKeepalive; }
+    /** The admin client's tunables: polling, peer expiry, the CA of the admin's HTTPS certificate. */
+    public AdminClient.Options adminOptions() { return adminOptions; }
 
     @Override
     public String toString() {
@@ -208,6 +213,7 @@ public final class TunnelConfig {
         private String adminToken;
         private String advertisedHost;
         private Duration adminKeepalive = DEFAULT_ADMIN_KEEPALIVE;
+        private AdminClient.Options adminOptions = AdminClient.Options.defaults();
 
         private Builder(String group, int port) {
             this.groupText = Objects.requireNonNull(group, "group");
@@ -244,6 +250,7 @@ public final class TunnelConfig {
         public Builder adminToken(String v) { this.adminToken = v; return this; }
         public Builder advertisedHost(String v) { this.advertisedHost = v; return this; }
         public Builder adminKeepalive(Duration v) { this.adminKeepalive = v; return this; }
+        public Builder adminOptions(AdminClient.Options v) { this.adminOptions = Objects.requireNonNull(v); return this; }
 
         public TunnelConfig build() {
             try {

@@ -131,7 +131,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         });
         if (config.admin() != null) {
             admin = new AdminClient(config.admin(), config.adminToken(), config.nodeId(), config.advertisedHost(),
-                    listenPort(), config.adminKeepalive(), this::onAdminPeers);
+                    listenPort(), config.adminKeepalive(), this::onAdminPeers, config.adminOptions());
             AdminClient a = admin;
             call(() -> {
                 relay.foreignDatagrams(a::offerAdvertisement);

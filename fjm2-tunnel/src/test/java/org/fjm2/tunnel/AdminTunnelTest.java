@@ -36,6 +36,7 @@ class AdminTunnelTest {
         try (AdminServer admin = EmbeddedTomcat.deploy(dir.resolve("tomcat"), Map.of(
                 "fjm2.admin.tokenFile", AdminContainers.tokenFile(dir, TOKEN).toString(),
                 "fjm2.admin.dataDir", dir.resolve("data").toString(),
+                "fjm2.admin.allowLoopback", "true",
                 "fjm2.admin.advertiseInterval", "1h"))) {
             NormConfig lanA = LoopbackLans.lan();
             NormConfig lanB = LoopbackLans.lan();

@@ -30,11 +30,11 @@ public final class AdminContainers {
         return Path.of(path);
     }
 
-    /** Writes {@code token} to a new file readable by its owner only. */
-    public static Path tokenFile(Path dir, String token) {
+    /** Writes {@code tokens}, one a line, to a new file readable by its owner only. */
+    public static Path tokenFile(Path dir, String... tokens) {
         try {
             Path file = dir.resolve("admin.token");
-            Files.writeString(file, "# FJM2-Admin test token\n" + token + "\n");
+            Files.writeString(file, "# FJM2-Admin test token(s)\n" + String.join("\n", tokens) + "\n");
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
             return file;
         } catch (IOException e) {

@@ -11,11 +11,18 @@ import java.time.Duration;
 /** A small HTTP client for the tests: every call bounded in time, the token sent as a bearer header. */
 public final class AdminHttp {
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient client;
     private final URI base;
     private final String token;
 
     public AdminHttp(URI base, String token) {
+        this(base, token, null);
+    }
+
+    /** A client that trusts only {@code trusted} (an SSL context over a test CA), or the JDK's defaults if null. */
+    public AdminHttp(URI base, String token, javax.net.ssl.SSLContext trusted) {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
+        this.client = (trusted == null ? builder : builder.sslContext(trusted)).build();
         this.base = base;
         this.token = token;
     }

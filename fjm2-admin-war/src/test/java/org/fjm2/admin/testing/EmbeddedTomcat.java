@@ -9,7 +9,10 @@ import java.util.function.Consumer;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
+import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
 /** Runs the FJM2-Admin WAR in a real embedded Tomcat 10.1 on 127.0.0.1, ephemeral port. */
 public final class EmbeddedTomcat {
@@ -19,7 +22,15 @@ public final class EmbeddedTomcat {
 
     /** Deploys the WAR at the root context of a new embedded Tomcat whose files live under {@code workDir}. */
     public static AdminServer deploy(Path workDir, Map<String, String> contextParameters) {
-        return deploy(workDir, contextParameters, null);
+        return deploy(workDir, contextParameters, null, null);
+    }
+
+    /**
+     * As {@link #deploy(Path, Map)}, serving HTTPS only, with the PEM certificate chain and key of {@code tls} set
+     * on the connector's {@code SSLHostConfig} as the README tells operators to.
+     */
+    public static AdminServer deployTls(Path workDir, Map<String, String> contextParameters, TestCertificates tls) {
+        return deploy(workDir, contextParameters, null, tls);
     }
 
     /**
@@ -28,16 +39,31 @@ public final class EmbeddedTomcat {
      */
     public static AdminServer deployWithNaming(Path workDir, Map<String, String> contextParameters,
                                                Consumer<Context> beforeStart) {
-        return deploy(workDir, contextParameters, beforeStart);
+        return deploy(workDir, contextParameters, beforeStart, null);
     }
 
     private static AdminServer deploy(Path workDir, Map<String, String> contextParameters,
-                                      Consumer<Context> beforeStart) {
+                                      Consumer<Context> beforeStart, TestCertificates tls) {
         Tomcat tomcat = new Tomcat();
         try {
             Files.createDirectories(workDir.resolve("webapps"));
             tomcat.setBaseDir(workDir.toString());
             tomcat.setPort(0);
+            if (tls != null) {
+                Connector https = new Connector();
+                https.setPort(0);
+                https.setScheme("https");
+                https.setSecure(true);
+                https.setProperty("SSLEnabled", "true");
+                SSLHostConfig host = new SSLHostConfig();
+                SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(host,
+                        SSLHostConfigCertificate.Type.UNDEFINED);
+                certificate.setCertificateFile(tls.certificateChain().toString());
+                certificate.setCertificateKeyFile(tls.privateKey().toString());
+                host.addCertificate(certificate);
+                https.addSslHostConfig(host);
+                tomcat.setConnector(https);
+            }
             tomcat.getConnector().setProperty("address", "127.0.0.1");
             tomcat.setAddDefaultWebXmlToWebapp(false);
             Context context = tomcat.addWebapp("", AdminContainers.war().toString());
@@ -51,7 +77,8 @@ public final class EmbeddedTomcat {
                 throw new IllegalStateException("Tomcat did not start FJM2-Admin (state " + context.getState()
                         + "); see the log");
             }
-            URI base = URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/");
+            URI base = URI.create((tls == null ? "http" : "https") + "://127.0.0.1:"
+                    + tomcat.getConnector().getLocalPort() + "/");
             return new AdminContainers.Running("Tomcat", base, () -> {
                 tomcat.stop();
                 tomcat.destroy();

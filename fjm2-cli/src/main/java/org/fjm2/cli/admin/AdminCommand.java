@@ -3,11 +3,13 @@ package org.fjm2.cli.admin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -24,8 +26,10 @@ import picocli.CommandLine.Option;
 @Command(name = "admin",
         mixinStandardHelpOptions = true,
         description = {"Run FJM2-Admin (the registry of FJM2D peers) in an embedded servlet container.",
-            "Daemons register with 'Authorization: Bearer TOKEN' at http://HOST:PORT/api/nodes; the status page is "
-                    + "at http://HOST:PORT/. Stop with Ctrl-C."})
+            "Daemons register with 'Authorization: Bearer TOKEN' at http(s)://HOST:PORT/api/nodes; the status page "
+                    + "is at /, the health check at /health. Serve HTTPS with --tls-cert and --tls-key whenever "
+                    + "daemons reach the admin across a network: the token travels in every request. "
+                    + "Stop with Ctrl-C."})
 public final class AdminCommand implements Callable<Integer> {
 
     /** System property naming the WAR, when it is not next to the launcher's jars. */
@@ -57,6 +61,25 @@ public final class AdminCommand implements Callable<Integer> {
             description = "Period of the UDP advertisement to every node (default: ${DEFAULT-VALUE}).")
     String advertiseInterval;
 
+    @Option(names = "--tls-cert", paramLabel = "CERT.pem",
+            description = "Serve HTTPS with this PEM certificate chain (server certificate first); needs --tls-key.")
+    Path tlsCertificate;
+
+    @Option(names = "--tls-key", paramLabel = "KEY.pem",
+            description = "The PEM private key of --tls-cert (unencrypted PKCS#8 or RSA); must not be readable by "
+                    + "other users.")
+    Path tlsKey;
+
+    @Option(names = "--status-page", defaultValue = "token", paramLabel = "public|token|off",
+            description = "Who sees the status page at /, which lists every node's address: token (a configured "
+                    + "token, as bearer header or as the password the browser asks for), public, or off "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String statusPage;
+
+    @Option(names = "--allow-loopback",
+            description = "Accept nodes at loopback addresses (daemons on this machine only, e.g. a lab).")
+    boolean allowLoopback;
+
     @Option(names = "--war", paramLabel = "FILE",
             description = "The FJM2-Admin WAR (default: the one next to the launcher's jars).")
     Path war;
@@ -68,8 +91,8 @@ public final class AdminCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         server = startServer();
         String shown = bind.equals("0.0.0.0") ? "localhost" : bind;
-        System.out.printf("FJM2-Admin is running: http://%s:%d/ (data in %s). Ctrl-C stops it.%n", shown,
-                server.port(), dataDir.toAbsolutePath().normalize());
+        System.out.printf("FJM2-Admin is running: %s://%s:%d/ (data in %s). Ctrl-C stops it.%n", server.scheme(),
+                shown, server.port(), dataDir.toAbsolutePath().normalize());
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "fjm2-admin-shutdown"));
         stopped.await();
@@ -87,6 +110,10 @@ public final class AdminCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--port must be 0..65535, not " + port);
         }
         checkTokenFile(tokenFile);
+        EmbeddedAdminServer.Tls tls = tls();
+        if (!List.of("public", "token", "off").contains(statusPage)) {
+            throw new IllegalArgumentException("--status-page must be public, token or off, not '" + statusPage + "'");
+        }
         Path warFile = war != null ? war : findWar();
         if (!Files.isRegularFile(warFile)) {
             throw new IllegalArgumentException("no FJM2-Admin WAR at " + warFile);
@@ -96,8 +123,44 @@ public final class AdminCommand implements Callable<Integer> {
         parameters.put("fjm2.admin.dataDir", dataDir.toAbsolutePath().normalize().toString());
         parameters.put("fjm2.admin.expiry", expiry);
         parameters.put("fjm2.admin.advertiseInterval", advertiseInterval);
-        LOG.info("starting FJM2-Admin from {} on {}:{}", warFile, bind, port);
-        return EmbeddedAdminServer.start(warFile, bind, port, parameters);
+        parameters.put("fjm2.admin.statusPage", statusPage);
+        parameters.put("fjm2.admin.allowLoopback", Boolean.toString(allowLoopback));
+        // This embedded Tomcat has no JNDI naming, hence no container DataSource: do not look one up.
+        parameters.put("fjm2.admin.dataSource", "none");
+        LOG.info("starting FJM2-Admin from {} on {}:{} ({})", warFile, bind, port, tls == null ? "http" : "https");
+        return EmbeddedAdminServer.start(warFile, bind, port, parameters, tls);
+    }
+
+    /** The TLS files, checked so that a mistake gets a one-line reason rather than a connector that fails later. */
+    private EmbeddedAdminServer.Tls tls() {
+        if (tlsCertificate == null && tlsKey == null) {
+            return null;
+        }
+        if (tlsCertificate == null || tlsKey == null) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+        }
+        requirePem(tlsCertificate, "--tls-cert", "CERTIFICATE");
+        requirePem(tlsKey, "--tls-key", "PRIVATE KEY");
+        if (othersMayRead(tlsKey)) {
+            throw new IllegalArgumentException("--tls-key " + tlsKey + " is readable or writable by other users; run "
+                    + "'chmod 600 " + tlsKey + "'");
+        }
+        return new EmbeddedAdminServer.Tls(tlsCertificate, tlsKey);
+    }
+
+    /** Reads the file as bytes (a DER file or a key store given by mistake is no text) and looks for the PEM label. */
+    private static void requirePem(Path file, String option, String label) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(option + ": cannot read " + file + ": " + e.getMessage());
+        }
+        String text = new String(bytes, StandardCharsets.ISO_8859_1);
+        if (!text.contains("-----BEGIN ") || !text.contains(label + "-----")) {
+            throw new IllegalArgumentException(option + ": " + file + " is not a PEM file with a " + label
+                    + " (-----BEGIN ..." + label + "-----)");
+        }
     }
 
     private void stop() {
@@ -115,18 +178,23 @@ public final class AdminCommand implements Callable<Integer> {
             throw new IllegalArgumentException("token file " + file + " does not exist (create it with one token of "
                     + "16+ characters, then 'chmod 600 " + file + "')");
         }
+        if (othersMayRead(file)) {
+            throw new IllegalArgumentException("token file " + file + " is readable or writable by other users; "
+                    + "run 'chmod 600 " + file + "'");
+        }
+    }
+
+    /** Whether users other than owner and group may read or write {@code file} (false without POSIX permissions). */
+    private static boolean othersMayRead(Path file) {
         Set<PosixFilePermission> perms;
         try {
             perms = Files.getPosixFilePermissions(file);
         } catch (UnsupportedOperationException e) {
-            return;
+            return false;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (perms.contains(PosixFilePermission.OTHERS_READ) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
-            throw new IllegalArgumentException("token file " + file + " is readable or writable by other users; "
-                    + "run 'chmod 600 " + file + "'");
-        }
+        return perms.contains(PosixFilePermission.OTHERS_READ) || perms.contains(PosixFilePermission.OTHERS_WRITE);
     }
 
     /** The WAR named by {@link #WAR_PROPERTY}, else the {@code fjm2-admin-war-*.war} beside this class's jar. */

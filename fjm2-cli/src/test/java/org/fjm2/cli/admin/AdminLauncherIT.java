@@ -83,7 +83,7 @@ class AdminLauncherIT {
 
     @Test
     void servesTheRegistryUntilStopped() throws Exception {
-        Process p = launcher("admin", "--port", "0", "--bind", "127.0.0.1", "--token-file",
+        Process p = launcher("admin", "--port", "0", "--bind", "127.0.0.1", "--allow-loopback", "--token-file",
                 tokenFile("rw-------").toString(), "--data", dir.resolve("data").toString())
                 .redirectError(dir.resolve("stderr.txt").toFile()).start();
         try {
@@ -107,8 +107,8 @@ class AdminLauncherIT {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"id\":\"n1\",\"host\":\"127.0.0.1\",\"port\":9}"))
                     .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(registered.statusCode()).isEqualTo(201);
-            HttpResponse<String> page = http.send(HttpRequest.newBuilder(base).timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(base).header("Authorization", "Bearer " + TOKEN)
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(page.body()).contains("n1");
         } finally {
             p.destroy();

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * The three calls of FJM2-Admin's HTTP API, over {@code java.net.http}: register (or refresh), list with
@@ -43,17 +45,29 @@ public final class AdminApi {
     private final URI nodes;
     private final String authorization;
     private final Duration timeout;
+    private final String trustSource;
 
     /**
      * @param admin FJM2-Admin's base URI, e.g. {@code http://admin.example.org:8080/} (the API is under
      *     {@code api/nodes} below it)
      */
     public AdminApi(URI admin, String token, Duration timeout) {
+        this(admin, token, timeout, null, null);
+    }
+
+    /**
+     * @param trust the authorities that vouch for the admin's certificate ({@link AdminTrust}); {@code null} for the
+     *     JDK's defaults
+     * @param trustSource where {@code trust} came from, named in TLS errors (e.g. the CA file)
+     */
+    public AdminApi(URI admin, String token, Duration timeout, SSLContext trust, String trustSource) {
         String base = admin.toString();
         this.nodes = URI.create(base.endsWith("/") ? base : base + "/").resolve("api/nodes");
         this.authorization = "Bearer " + token;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.trustSource = trustSource == null ? "the JDK's default authorities" : trustSource;
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
+        this.http = (trust == null ? builder : builder.sslContext(trust)).build();
     }
 
     /** {@code POST api/nodes}: registers or refreshes; returns the list's stamp after it. */
@@ -122,6 +136,10 @@ public final class AdminApi {
     private HttpResponse<InputStream> send(HttpRequest request) throws AdminApiException {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (SSLHandshakeException e) {
+            throw new AdminApiException("TLS handshake with FJM2-Admin at " + nodes + " failed: its certificate is "
+                    + "not signed by " + trustSource + ", or does not name host '" + nodes.getHost() + "' ("
+                    + e.getMessage() + ")", e);
         } catch (IOException e) {
             throw new AdminApiException("cannot reach FJM2-Admin at " + nodes + ": " + e, e);
         } catch (InterruptedException e) {

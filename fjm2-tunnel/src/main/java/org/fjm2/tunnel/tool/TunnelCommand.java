@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import org.fjm2.tunnel.TunnelConfig;
 import org.fjm2.tunnel.TunnelDaemon;
 import org.fjm2.tunnel.security.TunnelKey;
+import org.fjm2.tunnel.admin.AdminClient;
+import org.fjm2.tunnel.admin.AdminTokenFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -45,7 +46,8 @@ public final class TunnelCommand implements Callable<Integer> {
 
     static final Set<String> KEYS = Set.of("group", "interface", "listen", "node-id", "peer", "key-file", "seal",
             "rate", "burst", "queue", "hop-by-hop", "repair-cache", "repair-holdoff", "transit", "accept-unlisted",
-            "keepalive", "status-interval", "ttl", "admin", "token-file", "advertise", "transport", "duration");
+            "keepalive", "status-interval", "ttl", "admin", "token-file", "advertise", "transport", "duration",
+            "admin-ca");
 
     @Option(names = "--config", paramLabel = "FILE", description = "Properties file with any of the options below.")
     Path configFile;
@@ -118,8 +120,15 @@ public final class TunnelCommand implements Callable<Integer> {
     @Option(names = "--ttl", paramLabel = "N", description = "TTL of re-emitted multicast. Default: 1.")
     String ttl;
 
-    @Option(names = "--admin", paramLabel = "URL", description = "FJM2-Admin's base URL: register and fetch peers.")
+    @Option(names = "--admin", paramLabel = "URL",
+            description = "FJM2-Admin's base URL: register and fetch peers. Without a scheme: https with --admin-ca, "
+                    + "else http.")
     String admin;
+
+    @Option(names = "--admin-ca", paramLabel = "FILE",
+            description = "CA certificate(s) (PEM or DER) that signed FJM2-Admin's HTTPS certificate; the only ones "
+                    + "trusted. Implies https.")
+    Path adminCa;
 
     @Option(names = "--token-file", paramLabel = "FILE", description = "File holding the FJM2-Admin token.")
     Path tokenFile;
@@ -203,12 +212,16 @@ public final class TunnelCommand implements Callable<Integer> {
         apply("transport", transport, b::transport);
         String adminUrl = value("admin", admin);
         if (adminUrl != null) {
-            b.admin(URI.create(adminUrl.endsWith("/") ? adminUrl : adminUrl + "/"));
+            Path ca = adminCa != null ? adminCa : pathValue("admin-ca");
+            b.admin(AdminClient.adminUri(adminUrl, ca != null));
+            if (ca != null) {
+                b.adminOptions(AdminClient.Options.defaults().withTrustedCa(ca));
+            }
             Path token = tokenFile != null ? tokenFile : pathValue("token-file");
             if (token == null) {
                 throw new IllegalArgumentException("--token-file: required with --admin");
             }
-            b.adminToken(Files.readString(token, StandardCharsets.UTF_8).strip());
+            b.adminToken(AdminTokenFile.read(token));
             b.advertisedHost(value("advertise", advertise));
         }
         return b.build();

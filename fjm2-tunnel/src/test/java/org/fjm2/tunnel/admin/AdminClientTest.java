@@ -1,12 +1,14 @@
 package org.fjm2.tunnel.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +21,7 @@ import org.fjm2.admin.testing.AdminContainers;
 import org.fjm2.admin.testing.AdminHttp;
 import org.fjm2.admin.testing.AdminServer;
 import org.fjm2.admin.testing.EmbeddedTomcat;
+import org.fjm2.admin.testing.TestCertificates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,6 +46,7 @@ class AdminClientTest {
         admin = EmbeddedTomcat.deploy(dir.resolve("tomcat"), Map.of(
                 "fjm2.admin.tokenFile", AdminContainers.tokenFile(dir, TOKEN).toString(),
                 "fjm2.admin.dataDir", dir.resolve("data").toString(),
+                "fjm2.admin.allowLoopback", "true",
                 "fjm2.admin.advertiseInterval", "1h"));
         http = new AdminHttp(admin.baseUri(), TOKEN);
     }
@@ -118,6 +122,7 @@ class AdminClientTest {
         admin = EmbeddedTomcat.deploy(dir.resolve("tomcat2"), Map.of(
                 "fjm2.admin.tokenFile", AdminContainers.tokenFile(dir, TOKEN).toString(),
                 "fjm2.admin.dataDir", dir.resolve("data2").toString(),
+                "fjm2.admin.allowLoopback", "true",
                 "fjm2.admin.expiry", "3s"));
         http = new AdminHttp(admin.baseUri(), TOKEN);
         try (AdminClient client = client("daemon", 9, Duration.ofMillis(500), LONG)) {
@@ -131,6 +136,87 @@ class AdminClientTest {
             assertThat(lastSeen("daemon")).as("a keepalive refreshed the node").isGreaterThan(firstSeen);
         }
         assertThat(registeredIds()).doesNotContain("daemon");
+    }
+
+    @Test
+    void keepsPeersWhileTheAdminConfirmsThemAndDropsThemWhenItFallsSilent() throws Exception {
+        admin.close();
+        admin = EmbeddedTomcat.deploy(dir.resolve("tomcat3"), Map.of(
+                "fjm2.admin.tokenFile", AdminContainers.tokenFile(dir, TOKEN).toString(),
+                "fjm2.admin.dataDir", dir.resolve("data3").toString(),
+                "fjm2.admin.allowLoopback", "true",
+                "fjm2.admin.advertiseInterval", "200ms"));
+        http = new AdminHttp(admin.baseUri(), TOKEN);
+        http.register("peer-1", "127.0.0.1", 9);
+        Duration expiry = Duration.ofSeconds(1);
+        try (AdvertisementListener listener = new AdvertisementListener(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+             AdminClient client = new AdminClient(admin.baseUri(), TOKEN, "daemon", "127.0.0.1",
+                     listener.localPort(), LONG, peerLists::add,
+                     new AdminClient.Options(LONG, Duration.ofMinutes(2), Duration.ofSeconds(10))
+                             .withPeerExpiry(expiry))) {
+            listener.start(client);
+            client.start();
+            assertThat(awaitPeers(p -> !p.isEmpty(), "the first peer list")).extracting(PeerAddress::id)
+                    .containsExactly("peer-1");
+            // No poll and no keepalive within the test: only the advertisements (every 200 ms) confirm the list.
+            List<PeerAddress> meanwhile = peerLists.poll(3 * expiry.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(meanwhile).as("peers confirmed by advertisements stay").isNull();
+            assertThat(client.advertisementsAccepted()).isGreaterThanOrEqualTo(5);
+
+            // The last advertisement came at most 200 ms before the stop began: no expiry before 800 ms after it.
+            long stopping = System.nanoTime();
+            admin.close();
+            assertThat(awaitPeers(List::isEmpty, "the peers to expire after the admin stopped")).isEmpty();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping))
+                    .as("not before the expiry").isGreaterThanOrEqualTo(expiry.toMillis() - 250);
+        } finally {
+            admin = EmbeddedTomcat.deploy(dir.resolve("tomcat4"), Map.of(
+                    "fjm2.admin.tokenFile", AdminContainers.tokenFile(dir, TOKEN).toString(),
+                    "fjm2.admin.dataDir", dir.resolve("data4").toString()));
+        }
+    }
+
+    @Test
+    void verifiesTheAdminsCertificateAgainstTheGivenCa() throws Exception {
+        TestCertificates tls = TestCertificates.create(dir.resolve("tls"), "admin");
+        admin.close();
+        admin = EmbeddedTomcat.deployTls(dir.resolve("tomcat-tls"), Map.of(
+                "fjm2.admin.tokenFile", AdminContainers.tokenFile(dir, TOKEN).toString(),
+                "fjm2.admin.dataDir", dir.resolve("data-tls").toString(),
+                "fjm2.admin.allowLoopback", "true",
+                "fjm2.admin.advertiseInterval", "1h"), tls);
+        http = new AdminHttp(admin.baseUri(), TOKEN, tls.trustingTheCa());
+        http.register("peer-1", "127.0.0.1", 9);
+        URI typed = AdminClient.adminUri("127.0.0.1:" + admin.baseUri().getPort(), true);
+        assertThat(typed.getScheme()).as("https by default with a CA").isEqualTo("https");
+        try (AdminClient client = new AdminClient(typed, TOKEN, "daemon", "127.0.0.1", 9, LONG, peerLists::add,
+                AdminClient.Options.defaults().withTrustedCa(tls.caCertificate()))) {
+            client.start();
+            assertThat(awaitPeers(p -> !p.isEmpty(), "the peer list over https")).extracting(PeerAddress::id)
+                    .containsExactly("peer-1");
+        }
+
+        TestCertificates stranger = TestCertificates.create(dir.resolve("stranger"), "stranger");
+        AdminApi wrongCa = new AdminApi(admin.baseUri(), TOKEN, Duration.ofSeconds(10),
+                AdminTrust.fromFile(stranger.caCertificate()), "the CA in " + stranger.caCertificate());
+        assertThatThrownBy(() -> wrongCa.register("daemon-2", "127.0.0.1", 9))
+                .isInstanceOf(AdminApiException.class)
+                .hasMessageContaining("TLS handshake with FJM2-Admin")
+                .hasMessageContaining("not signed by the CA in " + stranger.caCertificate());
+        assertThat(registeredIdsOver(http)).doesNotContain("daemon-2");
+        assertThatThrownBy(() -> new AdminClient(URI.create("http://127.0.0.1:1/"), TOKEN, "d", "127.0.0.1", 9, LONG,
+                peerLists::add, AdminClient.Options.defaults().withTrustedCa(tls.caCertificate())))
+                .hasMessageContaining("--admin-ca needs an https admin URL");
+        assertThatThrownBy(() -> AdminClient.adminUri("http://admin.example.org/", true))
+                .hasMessageContaining("needs an https");
+        assertThat(AdminClient.adminUri("admin.example.org:8080", false).toString())
+                .isEqualTo("http://admin.example.org:8080/");
+        assertThatThrownBy(() -> AdminTrust.fromFile(tls.privateKey())).hasMessageContaining("--admin-ca");
+    }
+
+    static List<String> registeredIdsOver(AdminHttp http) throws IOException {
+        return JSON.readTree(http.get("api/nodes").body()).get("nodes").findValuesAsText("id");
     }
 
     long lastSeen(String id) throws IOException {
