@@ -20,8 +20,11 @@ import jakarta.jms.Session;
  *   <li>{@code MARK}: starts a measured window once every subscriber has received a message since the previous
  *       drain (traffic flows: a window never starts while a subscriber is still joining), or after
  *       {@link #FLOW_TIMEOUT_NANOS}; answers MARKED.</li>
+ *   <li>{@code MARK seconds}: as above, for a window of about that many seconds.</li>
  *   <li>{@code STOP}: ends it; answers {@code RATES r1 r2 ...}, messages/s received by each subscriber in the
- *       window (its own clock: the receivers' steady-state rate, not the publisher's).</li>
+ *       window (its own clock: the receivers' steady-state rate, not the publisher's), then {@code WINDOWS gapMs
+ *       slowest}: the longest time any subscriber went without a delivery in the window (ms) and the fewest
+ *       messages any subscriber received in a whole 100 ms slice of it, as messages/s ({@link DeliveryWindow}).</li>
  *   <li>{@code DRAIN last}: waits until every subscriber has message {@code last}, or until nothing arrives for
  *       {@link #DRAIN_IDLE_NANOS}; answers {@code DRAINED gaps duplicates missing} summed over subscribers since the
  *       previous DRAIN (missing: numbers up to {@code last} never seen at the end), then FJM2's own connection
@@ -42,6 +45,7 @@ public final class ThroughputSubscribersMain {
     static final long FLOW_TIMEOUT_NANOS = 30_000_000_000L;
 
     private final List<SequenceCheck> checks = new ArrayList<>();
+    private final List<DeliveryWindow> windows = new ArrayList<>();
     private final long[] drained;
     private final long[] marked;
     private long markedAt;
@@ -51,6 +55,7 @@ public final class ThroughputSubscribersMain {
     private ThroughputSubscribersMain(int n) {
         for (int i = 0; i < n; i++) {
             checks.add(new SequenceCheck());
+            windows.add(new DeliveryWindow());
         }
         marked = new long[n];
         drained = new long[n];
@@ -64,7 +69,9 @@ public final class ThroughputSubscribersMain {
         ConnectionFactory factory = ConnectionFactories.forUrl(url);
         List<Connection> connections = new ArrayList<>();
         try {
-            for (SequenceCheck check : main.checks) {
+            for (int i = 0; i < n; i++) {
+                SequenceCheck check = main.checks.get(i);
+                DeliveryWindow window = main.windows.get(i);
                 Connection c = factory.createConnection();
                 connections.add(c);
                 Session s = c.createSession(false, Session.DUPS_OK_ACKNOWLEDGE);
@@ -72,6 +79,7 @@ public final class ThroughputSubscribersMain {
                 consumer.setMessageListener(m -> {
                     try {
                         check.record(m.getLongProperty("seq"));
+                        window.delivered();
                     } catch (jakarta.jms.JMSException e) {
                         throw new IllegalStateException(e);
                     }
@@ -97,9 +105,11 @@ public final class ThroughputSubscribersMain {
             switch (words[0]) {
                 case "MARK" -> {
                     awaitFlow();
+                    double windowSeconds = words.length > 1 ? Double.parseDouble(words[1]) : 60;
                     markedAt = System.nanoTime();
                     for (int i = 0; i < marked.length; i++) {
                         marked[i] = checks.get(i).received();
+                        windows.get(i).open(windowSeconds);
                     }
                     System.out.println("MARKED");
                 }
@@ -109,7 +119,15 @@ public final class ThroughputSubscribersMain {
                     for (int i = 0; i < marked.length; i++) {
                         sb.append(String.format(Locale.ROOT, " %.1f", (checks.get(i).received() - marked[i]) / seconds));
                     }
+                    double longestGapMs = 0;
+                    double slowest = Double.MAX_VALUE;
+                    for (DeliveryWindow w : windows) {
+                        double[] evenness = w.close();
+                        longestGapMs = Math.max(longestGapMs, evenness[0]);
+                        slowest = Math.min(slowest, evenness[1]);
+                    }
                     System.out.println(sb);
+                    System.out.println(String.format(Locale.ROOT, "WINDOWS %.1f %.1f", longestGapMs, slowest));
                 }
                 case "DRAIN" -> System.out.println(drain(Long.parseLong(words[1])));
                 default -> System.out.println("FAIL unknown command " + line);

@@ -138,7 +138,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     /** Longest drain: a backlog that still moves is waited for (a stall ends the drain in the child sooner). */
     static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(300);
 
-    record Point(double msgsPerSubscriber, long lost, long duplicates) {
+    /** One measured point; {@code longestGapMs} and {@code slowestSlice} as {@link DeliveryWindow} defines them. */
+    record Point(double msgsPerSubscriber, long lost, long duplicates, double longestGapMs, double slowestSlice) {
     }
 
     @Override
@@ -175,6 +176,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 + "of each JVM pair: at least " + FIRST_ROUND_WARMUP + " s).");
         System.out.println("lost = sequence gaps + messages never received by the end of the drain; "
                 + "acknowledge mode DUPS_OK, NON_PERSISTENT, non-durable subscribers.");
+        System.out.println("longest_gap_ms = the longest time any subscriber went without a delivery in the window; "
+                + "slowest_100ms = the fewest messages any subscriber received in a whole 100 ms slice, per second "
+                + "(a stall shows there, not in the mean).");
         table.writeCsv(out.resolve("throughput.csv"));
         plot(table);
         System.out.println("wrote " + out.resolve("throughput.csv") + " and " + out.resolve("throughput.png"));
@@ -231,18 +235,20 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 publisher.start(size);
                 boolean first = size == sizes[0];
                 Thread.sleep((long) ((first ? Math.max(warmup, FIRST_ROUND_WARMUP) : warmup) * 1000));
-                child.send("MARK");
+                child.send("MARK " + seconds);
                 child.await("MARKED", CHILD_TIMEOUT);
                 Thread.sleep((long) (seconds * 1000));
                 child.send("STOP");
                 String rates = child.await("RATES", CHILD_TIMEOUT);
+                String[] evenness = child.await("WINDOWS", CHILD_TIMEOUT).split(" ");
                 long last = publisher.stop();
                 child.send("DRAIN " + last);
                 String[] drained = child.await("DRAINED", DRAIN_TIMEOUT).split(" ", 5);
                 double mean = Arrays.stream(rates.split(" ")).skip(1).mapToDouble(Double::parseDouble).average()
                         .orElse(0);
                 points.put(key(system, n, size), new Point(mean,
-                        Long.parseLong(drained[1]) + Long.parseLong(drained[3]), Long.parseLong(drained[2])));
+                        Long.parseLong(drained[1]) + Long.parseLong(drained[3]), Long.parseLong(drained[2]),
+                        Double.parseDouble(evenness[1]), Double.parseDouble(evenness[2])));
                 progress.step(system + " N=" + n + " " + size + " B: " + Math.round(mean) + " msgs/s"
                         + (drained.length > 4 && !drained[4].isBlank() ? "; subscribers' counters: " + drained[4] : ""));
             }
@@ -256,15 +262,17 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     private ResultTable table(Map<String, Point> points, double[] udpMBps) {
         ResultTable table = new ResultTable("JMS 1 publisher -> N subscribers on loopback: FJM2 (NORM multicast) vs "
                 + "Artemis (embedded broker, TCP)", "size_B", "subscribers", "fjm2_msgs_per_s", "fjm2_MB_per_s",
-                "fjm2_lost", "fjm2_dups", "artemis_msgs_per_s", "artemis_MB_per_s", "artemis_lost",
+                "fjm2_lost", "fjm2_dups", "fjm2_longest_gap_ms", "fjm2_slowest_100ms_msgs_per_s",
+                "artemis_msgs_per_s", "artemis_MB_per_s", "artemis_lost", "artemis_longest_gap_ms",
                 "fjm2_vs_artemis", "udp_mcast_MB_per_s", "fjm2_vs_udp_mcast");
         for (int i = 0; i < sizes.length; i++) {
             for (int n : subscribers) {
                 Point f = points.get(key("FJM2", n, sizes[i]));
-                Point a = points.getOrDefault(key("Artemis", n, sizes[i]), new Point(0, 0, 0));
+                Point a = points.getOrDefault(key("Artemis", n, sizes[i]), new Point(0, 0, 0, 0, 0));
                 double fMB = f.msgsPerSubscriber * sizes[i] / 1e6;
                 table.row((long) sizes[i], (long) n, f.msgsPerSubscriber, fMB, f.lost, f.duplicates,
-                        a.msgsPerSubscriber, a.msgsPerSubscriber * sizes[i] / 1e6, a.lost,
+                        f.longestGapMs, f.slowestSlice,
+                        a.msgsPerSubscriber, a.msgsPerSubscriber * sizes[i] / 1e6, a.lost, a.longestGapMs,
                         UdpBenchmark.ratio(f.msgsPerSubscriber, a.msgsPerSubscriber), udpMBps[i],
                         UdpBenchmark.ratio(fMB, udpMBps[i]));
             }
