@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "fjm2",
         mixinStandardHelpOptions = true,
-        versionProvider = Fjm2.Version.class,
+        versionProvider = Fjm2Version.class,
         description = "FJM2: brokerless Jakarta Messaging over NORM reliable multicast (RFC 5740).",
         subcommands = {
                 DemoCommand.class,
@@ -43,13 +43,5 @@ public final class Fjm2 implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(System.out);
-    }
-
-    static final class Version implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            String v = Fjm2.class.getPackage().getImplementationVersion();
-            return new String[] {"fjm2 " + (v == null ? "development build" : v)};
-        }
     }
 }
