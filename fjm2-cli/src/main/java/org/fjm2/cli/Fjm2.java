@@ -1,6 +1,8 @@
 package org.fjm2.cli;
 
-import org.fjm2.norm.tool.NormCommand;
+import org.fjm2.cli.jms.PublishCommand;
+import org.fjm2.cli.jms.SubscribeCommand;
+import org.fjm2.cli.norm.NormCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,8 +17,8 @@ import picocli.CommandLine.Command;
         subcommands = {
                 DemoCommand.class,
                 NormCommand.class,
-                org.fjm2.jms.tool.PublishCommand.class,
-                org.fjm2.jms.tool.SubscribeCommand.class,
+                PublishCommand.class,
+                SubscribeCommand.class,
                 org.fjm2.cli.admin.AdminCommand.class,
                 org.fjm2.tunnel.tool.TunnelCommand.class,
                 org.fjm2.testkit.linkem.LinkemCommand.class,

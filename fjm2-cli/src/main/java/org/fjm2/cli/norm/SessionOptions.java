@@ -1,4 +1,4 @@
-package org.fjm2.norm.tool;
+package org.fjm2.cli.norm;
 
 import java.time.Duration;
 
