@@ -1,5 +1,7 @@
 package org.fjm2.norm;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,6 +35,15 @@ public final class RuntimeDependencies {
         String text = Files.readString(file).trim();
         return text.isEmpty() ? List.of() : List.of(text.split(Pattern.quote(File.pathSeparator))).stream()
                 .map(entry -> entry.replace(File.separatorChar, '/')).toList();
+    }
+
+    /**
+     * Fails unless the runtime class path was written (it holds {@code expectedEntry}, a path fragment such as
+     * {@code /org/slf4j/slf4j-api/}) and has nothing {@link #FORBIDDEN}.
+     */
+    public static void assertEmbeddable(String expectedEntry) throws IOException {
+        assertThat(entries()).as("the build wrote the runtime class path").anyMatch(e -> e.contains(expectedEntry));
+        assertThat(forbidden()).as("a CLI framework or logging backend an application would get").isEmpty();
     }
 
     /** The entries an embeddable library must not have. */

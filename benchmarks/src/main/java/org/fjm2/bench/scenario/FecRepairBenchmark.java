@@ -43,7 +43,7 @@ import picocli.CommandLine.Option;
  * ({@code /proc/net/snmp} Udp RcvbufErrors) are reported too: they add to the injected loss.
  */
 @Command(name = "fec-repair", mixinStandardHelpOptions = true,
-        description = {"Repair traffic with 8 receivers at independent 5% loss: no-code repair vs RS8 parity repair.",
+        description = {"Repair traffic with 8 receivers at independent 5%% loss: no-code repair vs RS8 parity repair.",
                 "Prints a table, writes benchmarks/results/fec-repair.{csv,png}."})
 public final class FecRepairBenchmark implements Callable<Integer> {
 

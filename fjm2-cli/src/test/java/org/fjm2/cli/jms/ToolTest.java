@@ -57,6 +57,19 @@ class ToolTest {
     }
 
     @Test
+    void publishTakesASizeWithUnits() throws Exception {
+        String url = "inmem://tool-" + GROUPS.incrementAndGet();
+        try (Connection c = new Fjm2ConnectionFactory(url).createConnection()) {
+            c.start();
+            Session s = c.createSession();
+            MessageConsumer consumer = s.createConsumer(s.createTopic("tool.k"));
+            Run run = run(new PublishCommand(), "--url", url, "--topic", "tool.k", "--count", "2", "--size", "1k");
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(consumer.receive(5000).getBody(byte[].class)).hasSize(1024);
+        }
+    }
+
+    @Test
     void subscribePrintsLinesOrASummaryAndStopsAtCount() throws Exception {
         String url = "inmem://tool-" + GROUPS.incrementAndGet();
         try (Connection c = new Fjm2ConnectionFactory(url).createConnection()) {
