@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -23,7 +24,8 @@ public final class BadNetOptions {
             description = "Seed of the link emulators (cell i uses seed + i). Default: ${DEFAULT-VALUE}.")
     public long seed;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     public Path out;
 
     @Option(names = "--tail-wait", defaultValue = "" + DEFAULT_TAIL_WAIT_SECONDS,

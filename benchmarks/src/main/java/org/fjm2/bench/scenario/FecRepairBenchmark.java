@@ -17,6 +17,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.norm.NormSession;
 import org.fjm2.norm.api.LossReason;
@@ -44,7 +45,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "fec-repair", mixinStandardHelpOptions = true,
         description = {"Repair traffic with 8 receivers at independent 5%% loss: no-code repair vs RS8 parity repair.",
-                "Prints a table, writes benchmarks/results/fec-repair.{csv,png}."})
+                "Prints a table, writes fec-repair.{csv,png} into --out."})
 public final class FecRepairBenchmark implements Callable<Integer> {
 
     /** Segment (payload) size of the runs. */
@@ -82,7 +83,8 @@ public final class FecRepairBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "One short run (under a minute).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.89.1", description = "Multicast group. Default: ${DEFAULT-VALUE}.")

@@ -25,6 +25,7 @@ import org.fjm2.bench.jms.ConnectionFactories;
 import org.fjm2.bench.jms.LatencySubscriberMain;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.FixedRateSchedule;
 import org.fjm2.bench.udp.RawUdp;
@@ -68,7 +69,8 @@ public final class LatencyBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "3 s measured after 1 s of warm-up per system: under a minute.")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.77.3", description = "Multicast group. Default: ${DEFAULT-VALUE}.")

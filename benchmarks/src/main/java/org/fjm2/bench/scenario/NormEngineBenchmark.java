@@ -22,6 +22,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.norm.NormSession;
 import org.fjm2.norm.api.NormConfig;
@@ -59,7 +60,8 @@ public final class NormEngineBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "Short runs (under a minute in all).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.88.1", description = "Multicast group. Default: ${DEFAULT-VALUE}.")

@@ -12,6 +12,7 @@ import org.fjm2.bench.norm.PeerLauncher.Engine;
 import org.fjm2.bench.norm.PeerProcess;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -81,7 +82,8 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "Short runs (under a minute in all).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.89.1", description = "Multicast group. Default: ${DEFAULT-VALUE}.")

@@ -17,6 +17,7 @@ import org.fjm2.bench.jms.MaxRatePublisher;
 import org.fjm2.bench.jms.ThroughputSubscribersMain;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.RawUdp;
 import org.fjm2.norm.api.NormConfig;
@@ -60,7 +61,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "Fewer points, shorter windows: under a minute.")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.77.2", description = "FJM2 multicast group. Default: ${DEFAULT-VALUE}.")

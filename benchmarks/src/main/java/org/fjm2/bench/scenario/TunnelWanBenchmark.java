@@ -17,6 +17,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.norm.NormSession;
 import org.fjm2.norm.api.LossReason;
@@ -77,7 +78,8 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "Short runs (10 MB, one run per mode).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     private static final TunnelKey KEY = TunnelKey.of("tunnel-wan benchmark key, not secret"

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.RawUdp;
 import picocli.CommandLine;
@@ -36,7 +37,8 @@ public final class UdpBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "1 s per point after 0.3 s of warm-up (about 15 s in all).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.77.1", description = "Multicast group. Default: ${DEFAULT-VALUE}.")
