@@ -104,7 +104,8 @@ public final class DemoCommand implements Callable<Integer> {
         AtomicLong lost = new AtomicLong();
         java.util.Map<LossReason, Integer> reasons = new java.util.concurrent.ConcurrentHashMap<>();
         System.out.printf("FJM2 demo: 1 sender -> %d receivers on %s (%s), %d objects of %d bytes, %.1f%% loss at "
-                + "each receiver (seed %d)%n", receivers, group, interfaceName, objects, size, lossFraction * 100, seed);
+                + "each receiver (seed %d)%n", receivers, group, interfaceName, objects, size, lossFraction * 100,
+                seed);
         try {
             for (int r = 0; r < receivers; r++) {
                 NormConfig.Builder b = base.toBuilder().nodeId(1000 + r);

@@ -69,7 +69,8 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
 
         long linger = ParameterValues.longValue(all, JmsParameters.BATCH_LINGER_MICROS, JmsParameters.BATCH_LINGER_MICROS_DEFAULT,
                 0, 10_000_000);
-        int maxBatch = (int) ParameterValues.bytesValue(all, JmsParameters.MAX_BATCH_BYTES, JmsParameters.MAX_BATCH_BYTES_DEFAULT,
+        int maxBatch = (int) ParameterValues.bytesValue(all, JmsParameters.MAX_BATCH_BYTES,
+                JmsParameters.MAX_BATCH_BYTES_DEFAULT,
                 256, Integer.MAX_VALUE - 64);
         int queueMessages = ParameterValues.intValue(all, JmsParameters.CONSUMER_QUEUE_MESSAGES,
                 JmsParameters.CONSUMER_QUEUE_MESSAGES_DEFAULT, 1, Integer.MAX_VALUE);

@@ -144,7 +144,8 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.txCacheBytes(ParameterValues.bytesValue(p, "cacheBytes", DEFAULT_CACHE_BYTES, 1 << 20,
                 Long.MAX_VALUE));
         b.txCacheObjects(ParameterValues.intValue(p, "cacheObjects", NormConfig.DEFAULT_TX_CACHE_OBJECTS, 1, 16384));
-        int maxObject = (int) ParameterValues.bytesValue(p, "maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, 1024, Integer.MAX_VALUE - 64);
+        int maxObject = (int) ParameterValues.bytesValue(p, "maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, 1024,
+                Integer.MAX_VALUE - 64);
         b.maxObjectSize(maxObject);
         b.receiveBufferBytes(ParameterValues.bytesValue(p, "receiveBufferBytes", Math.max(
                 NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, maxObject), maxObject, Long.MAX_VALUE));
