@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import java.time.Duration;
@@ -28,7 +29,7 @@ public final class BadNetOptions {
             description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     public Path out;
 
-    @Option(names = "--tail-wait", defaultValue = "" + DEFAULT_TAIL_WAIT_SECONDS,
+    @Option(names = "--tail-wait", converter = QuantityConverters.WholeSeconds.class, defaultValue = "" + DEFAULT_TAIL_WAIT_SECONDS,
             description = "Longest wait after the last publish for the subscriber to catch up, s. Default: ${DEFAULT-VALUE}.")
     public int tailWaitSeconds;
 

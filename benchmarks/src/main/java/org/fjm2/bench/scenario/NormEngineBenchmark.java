@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultFiles;
@@ -42,14 +43,14 @@ import picocli.CommandLine.Option;
         description = "fjm2-norm throughput (objects/s, MB/s) and allocation per datagram, vs raw UDP multicast.")
 public final class NormEngineBenchmark implements Callable<Integer> {
 
-    @Option(names = "--sizes", split = ",", defaultValue = "1024,8192,1048576",
+    @Option(names = "--sizes", converter = QuantityConverters.Bytes.class, split = ",", defaultValue = "1024,8192,1048576",
             description = "Object sizes in bytes. Default: ${DEFAULT-VALUE}.")
     int[] sizes;
 
-    @Option(names = "--seconds", defaultValue = "6", description = "Measured seconds per size. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--seconds", converter = QuantityConverters.Seconds.class, defaultValue = "6", description = "Measured seconds per size. Default: ${DEFAULT-VALUE}.")
     double seconds;
 
-    @Option(names = "--rate", defaultValue = "2000000000", description = "Sender rate, bit/s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--rate", converter = QuantityConverters.BitRate.class, defaultValue = "2000000000", description = "Sender rate, bit/s. Default: ${DEFAULT-VALUE}.")
     long rate;
 
     @Option(names = "--transports", split = ",", defaultValue = "epoll,jdk",
