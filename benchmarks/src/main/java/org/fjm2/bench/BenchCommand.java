@@ -14,8 +14,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code fjm2 bench SCENARIO}: benchmark scenarios. Each prints a table, writes CSV and a PNG plot under
- * benchmarks/results/, and reports a ratio against a baseline measured in the same run.
+ * {@code fjm2 bench SCENARIO}: benchmark scenarios. Each prints a table, writes CSV and a PNG plot into its
+ * {@code --out} directory (by default under the system's temporary directory, never the committed
+ * benchmarks/results; each file written is named), and reports a ratio against a baseline measured in the same run.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark scenarios: tables, CSV and PNG plots, ratios against baselines measured in the same run.",

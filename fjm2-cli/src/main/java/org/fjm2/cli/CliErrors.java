@@ -1,10 +1,12 @@
 package org.fjm2.cli;
 
+import org.fjm2.util.Failures;
 import picocli.CommandLine;
 
 /**
  * Turns bad input and failures into one line on stderr and a non-zero exit code, instead of a stack trace:
- * exit 2 for bad arguments, 1 for a command that failed. {@code FJM2_DEBUG=1} prints the stack trace too.
+ * exit 2 for bad arguments, 1 for a command that failed. {@code FJM2_DEBUG=1} prints the stack trace too. Every
+ * line starts with the full command ({@code fjm2 norm send: ...}), so that a script's log says which step failed.
  */
 final class CliErrors implements CommandLine.IExecutionExceptionHandler, CommandLine.IParameterExceptionHandler {
 
@@ -14,8 +16,8 @@ final class CliErrors implements CommandLine.IExecutionExceptionHandler, Command
     @Override
     public int handleParseException(CommandLine.ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
-        cmd.getErr().println("fjm2 " + cmd.getCommandName() + ": " + ex.getMessage());
-        cmd.getErr().println("Try 'fjm2 " + qualifiedName(cmd) + " --help'.");
+        cmd.getErr().println(commandName(cmd) + ": " + ex.getMessage());
+        cmd.getErr().println("Try '" + commandName(cmd) + " --help'.");
         return EXIT_BAD_ARGUMENTS;
     }
 
@@ -25,16 +27,15 @@ final class CliErrors implements CommandLine.IExecutionExceptionHandler, Command
             ex.printStackTrace(cmd.getErr());
         }
         if (ex instanceof IllegalArgumentException) {
-            cmd.getErr().println("fjm2 " + qualifiedName(cmd) + ": " + ex.getMessage());
+            cmd.getErr().println(commandName(cmd) + ": " + ex.getMessage());
             return EXIT_BAD_ARGUMENTS;
         }
-        String reason = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
-        cmd.getErr().println("fjm2 " + qualifiedName(cmd) + ": " + reason);
+        cmd.getErr().println(commandName(cmd) + ": " + Failures.describe(ex));
         return EXIT_FAILED;
     }
 
-    private static String qualifiedName(CommandLine cmd) {
-        String name = cmd.getCommandSpec().qualifiedName(" ");
-        return name.startsWith("fjm2 ") ? name.substring(5) : name;
+    /** The command as typed, from the root: {@code fjm2}, {@code fjm2 norm send}. */
+    static String commandName(CommandLine cmd) {
+        return cmd.getCommandSpec().qualifiedName(" ");
     }
 }

@@ -18,6 +18,7 @@ import org.fjm2.norm.api.NormListener;
 import org.fjm2.norm.api.RemoteSenderInfo;
 import org.fjm2.norm.transport.LossInjector;
 import org.fjm2.norm.transport.LossyTransport;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -26,10 +27,13 @@ import picocli.CommandLine.Option;
  * a share of the packets (seeded), so that every repair path runs; prints progress and a summary.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Publish/subscribe on loopback multicast, no setup: 1 JMS publisher -> N subscribers, each",
-                "losing a share of the packets, all getting every message in order.",
+        description = {"JMS over loopback multicast, no setup: 1 publisher, N lossy subscribers, every message.",
+                "Each subscriber loses a share of the packets (seeded) and still gets every message, in order.",
                 "With --engine: the same with raw NORM data objects (no JMS)."})
 public final class DemoCommand implements Callable<Integer> {
+
+    /** Largest --size with --engine: the objects are held in memory, several at once per receiver. */
+    static final long MAX_OBJECT_SIZE = 64L << 20;
 
     @Option(names = "--engine", description = "Demonstrate the NORM engine alone (data objects, no JMS).")
     boolean engine;
@@ -40,8 +44,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--messages", defaultValue = "200000", description = "JMS messages to publish. Default: ${DEFAULT-VALUE}.")
     int messages;
 
-    @Option(names = "--message-size", defaultValue = "256", description = "JMS message body bytes. Default: ${DEFAULT-VALUE}.")
-    int messageSize;
+    @Option(names = "--message-size", paramLabel = "BYTES", defaultValue = "256",
+            description = "JMS message body size (256, 4k). Default: ${DEFAULT-VALUE}.")
+    String messageSize;
 
     @Option(names = "--publish-rate", defaultValue = "50000",
             description = "JMS messages per second the publisher sends (0: as fast as it can). Default: ${DEFAULT-VALUE}.")
@@ -50,14 +55,17 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--objects", defaultValue = "2000", description = "With --engine: objects to send. Default: ${DEFAULT-VALUE}.")
     int objects;
 
-    @Option(names = "--size", defaultValue = "65536", description = "With --engine: object size in bytes. Default: ${DEFAULT-VALUE}.")
-    int size;
+    @Option(names = "--size", paramLabel = "BYTES", defaultValue = "64k",
+            description = "With --engine: object size (64k, 1MiB). Default: ${DEFAULT-VALUE}.")
+    String size;
 
-    @Option(names = "--loss", defaultValue = "5", description = "Percent packet loss at each receiver. Default: ${DEFAULT-VALUE}.")
-    double lossPercent;
+    @Option(names = "--loss", paramLabel = "LOSS", defaultValue = "5%",
+            description = "Packet loss at each receiver (5%% or 0.05). Default: ${DEFAULT-VALUE}.")
+    String loss;
 
-    @Option(names = "--rate", defaultValue = "200000000", description = "Sender rate in bit/s. Default: ${DEFAULT-VALUE}.")
-    long rate;
+    @Option(names = "--rate", paramLabel = "BPS", defaultValue = "200m",
+            description = "Sender rate in bit/s (100m, 100mbit, 1g). Default: ${DEFAULT-VALUE}.")
+    String rate;
 
     @Option(names = "--group", defaultValue = "239.255.77.1:6003", description = "Group:port. Default: ${DEFAULT-VALUE}.")
     String group;
@@ -70,19 +78,25 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        double lossFraction = Quantities.loss("--loss", loss);
+        long rateBps = Quantities.rate("--rate", rate);
         if (!engine) {
-            if (receivers < 1 || messages < 1 || messageSize < 0) {
+            int messageBytes = (int) Math.min(Integer.MAX_VALUE, Quantities.bytes("--message-size", messageSize));
+            if (receivers < 1 || messages < 1) {
                 throw new IllegalArgumentException("--receivers and --messages must be positive");
             }
-            return JmsDemo.run(group, interfaceName, receivers, messages, messageSize, lossPercent, rate, seed,
+            return JmsDemo.run(group, interfaceName, receivers, messages, messageBytes, lossFraction, rateBps, seed,
                     publishRate);
         }
-        if (receivers < 1 || objects < 1 || size < 1) {
-            throw new IllegalArgumentException("--receivers, --objects and --size must be positive");
+        long sizeBytes = Quantities.bytes("--size", size);
+        if (receivers < 1 || objects < 1 || sizeBytes < 1 || sizeBytes > MAX_OBJECT_SIZE) {
+            throw new IllegalArgumentException("--receivers and --objects must be positive, --size 1.."
+                    + Quantities.formatBytes(MAX_OBJECT_SIZE));
         }
+        int size = (int) sizeBytes;
         int colon = group.lastIndexOf(':');
         NormConfig base = NormConfig.builder(group.substring(0, colon), Integer.parseInt(group.substring(colon + 1)))
-                .interfaceName(interfaceName).txRate(rate).maxObjectSize(Math.max(size, 1024))
+                .interfaceName(interfaceName).txRate(rateBps).maxObjectSize(Math.max(size, 1024))
                 .grttInitial(java.time.Duration.ofMillis(2)).build();
         List<NormSession> rx = new ArrayList<>();
         CountDownLatch done = new CountDownLatch(receivers);
@@ -90,11 +104,12 @@ public final class DemoCommand implements Callable<Integer> {
         AtomicLong lost = new AtomicLong();
         java.util.Map<LossReason, Integer> reasons = new java.util.concurrent.ConcurrentHashMap<>();
         System.out.printf("FJM2 demo: 1 sender -> %d receivers on %s (%s), %d objects of %d bytes, %.1f%% loss at "
-                + "each receiver (seed %d)%n", receivers, group, interfaceName, objects, size, lossPercent, seed);
+                + "each receiver (seed %d)%n", receivers, group, interfaceName, objects, size, lossFraction * 100,
+                seed);
         try {
             for (int r = 0; r < receivers; r++) {
                 NormConfig.Builder b = base.toBuilder().nodeId(1000 + r);
-                LossInjector loss = lossPercent > 0 ? LossInjector.random(lossPercent / 100.0, seed + r)
+                LossInjector injected = lossFraction > 0 ? LossInjector.random(lossFraction, seed + r)
                         : LossInjector.NONE;
                 int[] count = {0};
                 rx.add(NormSession.open(b.build(), new NormListener() {
@@ -114,7 +129,7 @@ public final class DemoCommand implements Callable<Integer> {
                             done.countDown();
                         }
                     }
-                }, seed + 100 + r, LossyTransport.around(loss, null)));
+                }, seed + 100 + r, LossyTransport.around(injected, null)));
             }
             long start = System.nanoTime();
             try (NormSession tx = NormSession.open(base.toBuilder().nodeId(1).build(), null, seed)) {

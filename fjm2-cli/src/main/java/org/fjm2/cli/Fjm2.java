@@ -1,6 +1,8 @@
 package org.fjm2.cli;
 
-import org.fjm2.norm.tool.NormCommand;
+import org.fjm2.cli.jms.PublishCommand;
+import org.fjm2.cli.jms.SubscribeCommand;
+import org.fjm2.cli.norm.NormCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,13 +12,13 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "fjm2",
         mixinStandardHelpOptions = true,
-        versionProvider = Fjm2.Version.class,
+        versionProvider = Fjm2Version.class,
         description = "FJM2: brokerless Jakarta Messaging over NORM reliable multicast (RFC 5740).",
         subcommands = {
                 DemoCommand.class,
                 NormCommand.class,
-                org.fjm2.jms.tool.PublishCommand.class,
-                org.fjm2.jms.tool.SubscribeCommand.class,
+                PublishCommand.class,
+                SubscribeCommand.class,
                 org.fjm2.cli.admin.AdminCommand.class,
                 org.fjm2.tunnel.tool.TunnelCommand.class,
                 org.fjm2.testkit.linkem.LinkemCommand.class,
@@ -43,13 +45,5 @@ public final class Fjm2 implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(System.out);
-    }
-
-    static final class Version implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            String v = Fjm2.class.getPackage().getImplementationVersion();
-            return new String[] {"fjm2 " + (v == null ? "development build" : v)};
-        }
     }
 }

@@ -24,12 +24,12 @@ final class JmsDemo {
     private JmsDemo() {
     }
 
-    static int run(String group, String interfaceName, int subscribers, int messages, int size, double lossPercent,
+    static int run(String group, String interfaceName, int subscribers, int messages, int size, double loss,
                    long rate, long seed, int publishRate) throws Exception {
         String base = "norm://" + group + "?interface=" + interfaceName + "&rate=" + rate + "&grtt=0.002";
         System.out.printf("FJM2 JMS demo: 1 publisher -> %d subscribers on topic 'demo.prices' over %s (%s), "
                         + "%,d messages of %d bytes, %.1f%% packet loss at each subscriber (seed %d)%n",
-                subscribers, group, interfaceName, messages, size, lossPercent, seed);
+                subscribers, group, interfaceName, messages, size, loss * 100, seed);
         List<Connection> connections = new ArrayList<>();
         List<JMSException> problems = new CopyOnWriteArrayList<>();
         CountDownLatch done = new CountDownLatch(subscribers);
@@ -38,7 +38,7 @@ final class JmsDemo {
         try {
             for (int i = 0; i < subscribers; i++) {
                 // A demo wants every message: room for a burst in each subscriber's queue (bounded by bytes anyway).
-                String url = base + "&rxLoss=" + lossPercent / 100.0 + "&lossSeed=" + (seed + i)
+                String url = base + "&rxLoss=" + loss + "&lossSeed=" + (seed + i)
                         + "&consumerQueueMessages=1000000";
                 Connection c = new Fjm2ConnectionFactory(url).createConnection();
                 connections.add(c);

@@ -41,7 +41,7 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
         }
         URI uri;
         try {
-            uri = new URI(url.trim());
+            uri = new URI(escapeLonePercents(url.trim()));
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(e.getMessage());
         }
@@ -69,11 +69,12 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
 
         long linger = ParameterValues.longValue(all, JmsParameters.BATCH_LINGER_MICROS, JmsParameters.BATCH_LINGER_MICROS_DEFAULT,
                 0, 10_000_000);
-        int maxBatch = ParameterValues.intValue(all, JmsParameters.MAX_BATCH_BYTES, JmsParameters.MAX_BATCH_BYTES_DEFAULT,
+        int maxBatch = (int) ParameterValues.bytesValue(all, JmsParameters.MAX_BATCH_BYTES,
+                JmsParameters.MAX_BATCH_BYTES_DEFAULT,
                 256, Integer.MAX_VALUE - 64);
         int queueMessages = ParameterValues.intValue(all, JmsParameters.CONSUMER_QUEUE_MESSAGES,
                 JmsParameters.CONSUMER_QUEUE_MESSAGES_DEFAULT, 1, Integer.MAX_VALUE);
-        long queueBytes = ParameterValues.longValue(all, JmsParameters.CONSUMER_QUEUE_BYTES,
+        long queueBytes = ParameterValues.bytesValue(all, JmsParameters.CONSUMER_QUEUE_BYTES,
                 JmsParameters.CONSUMER_QUEUE_BYTES_DEFAULT, 1, Long.MAX_VALUE);
         OverflowPolicy policy = OverflowPolicy.fromParameter(
                 all.getOrDefault(JmsParameters.CONSUMER_OVERFLOW, JmsParameters.CONSUMER_OVERFLOW_DEFAULT));
@@ -113,6 +114,16 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
         }
         throw new IllegalArgumentException("no transport for scheme '" + scheme + "' (available: " + known + ")");
     }
+
+    /**
+     * Users write a loss as {@code rxLoss=5%}, the way every FJM2 command takes it; in a URI a '%' must start an
+     * escape ({@code %25}), so a '%' that starts none is taken for a literal one.
+     */
+    static String escapeLonePercents(String url) {
+        return LONE_PERCENT.matcher(url).replaceAll("%25");
+    }
+
+    private static final java.util.regex.Pattern LONE_PERCENT = java.util.regex.Pattern.compile("%(?![0-9A-Fa-f]{2})");
 
     private static Map<String, String> queryParameters(URI uri) {
         Map<String, String> params = new LinkedHashMap<>();

@@ -22,7 +22,9 @@ import java.io.Serializable;
  * checked when it is set, so a typo fails here, naming the parameter, rather than at the first connection.
  *
  * <p>Serializable and Referenceable (bind it in JNDI; {@code org.fjm2.jms.jndi.Fjm2ObjectFactory} rebuilds it).
- * FJM2 has no authentication of users: the user name and password of createConnection are ignored.
+ * FJM2 authenticates groups with keys, not users: a user name and password given to {@code createConnection},
+ * {@code createTopicConnection} or {@code createContext} are ignored (a WARN says so once per JVM); protect a group
+ * with the URL parameters {@code security} and {@code keyFile}.
  */
 public class Fjm2ConnectionFactory implements ConnectionFactory, TopicConnectionFactory, Serializable,
         Referenceable {
@@ -75,6 +77,7 @@ public class Fjm2ConnectionFactory implements ConnectionFactory, TopicConnection
 
     @Override
     public Connection createConnection(String userName, String password) throws JMSException {
+        IgnoredCredentials.given(userName, password);
         return createConnection();
     }
 
@@ -85,6 +88,7 @@ public class Fjm2ConnectionFactory implements ConnectionFactory, TopicConnection
 
     @Override
     public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
+        IgnoredCredentials.given(userName, password);
         return createTopicConnection();
     }
 
@@ -95,11 +99,13 @@ public class Fjm2ConnectionFactory implements ConnectionFactory, TopicConnection
 
     @Override
     public JMSContext createContext(String userName, String password) {
+        IgnoredCredentials.given(userName, password);
         return createContext(JMSContext.AUTO_ACKNOWLEDGE);
     }
 
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
+        IgnoredCredentials.given(userName, password);
         return createContext(sessionMode);
     }
 

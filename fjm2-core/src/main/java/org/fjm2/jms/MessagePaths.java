@@ -2,10 +2,12 @@ package org.fjm2.jms;
 
 import jakarta.jms.JMSException;
 import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.util.Failures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.NoRouteToHostException;
 import java.util.function.Function;
 
 /**
@@ -18,6 +20,10 @@ import java.util.function.Function;
 final class MessagePaths {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessagePaths.class);
+    /** Most often a unicast address typed for a group, or a group without a route or interface=... */
+    static final String NO_ROUTE_HINT = " (check the address: a publish/subscribe group is a multicast address such"
+            + " as 239.255.0.1, sent through interface=NAME or the route for 224.0.0.0/4; a unicast address needs a"
+            + " route to that host)";
 
     private final ObjectTransport transport;
     private final ExceptionReports reports;
@@ -29,7 +35,8 @@ final class MessagePaths {
         try {
             return settings.transportFactory().create(settings.uri(), settings.transportParameters());
         } catch (IOException | RuntimeException e) {
-            JMSException jms = new JMSException("cannot open transport " + settings.url() + ": " + e.getMessage());
+            JMSException jms = new JMSException("cannot open transport " + settings.url() + ": "
+                    + Failures.describe(e) + (e instanceof NoRouteToHostException ? NO_ROUTE_HINT : ""));
             jms.setLinkedException(e);
             jms.initCause(e);
             throw jms;

@@ -36,4 +36,10 @@ class ArchitectureTest {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("org.fjm2.tunnel..", "org.fjm2.admin..",
                 "org.fjm2.bench..", "org.fjm2.testkit..").check(PROVIDER);
     }
+
+    @Test
+    void theProviderCarriesNoCommandLine() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("picocli..", "org.fjm2.cli..")
+                .because("applications embed this jar; the command-line tools live in fjm2-cli").check(PROVIDER);
+    }
 }

@@ -25,8 +25,7 @@ class ArchitectureTest {
 
     @Test
     void nothingInsideDependsOnTheFacade() {
-        // The command-line tools are applications of the facade; they leave this jar with issue 20.
-        noClasses().that().resideInAPackage("org.fjm2.norm.*..").and().resideOutsideOfPackage("org.fjm2.norm.tool..")
+        noClasses().that().resideInAPackage("org.fjm2.norm.*..")
                 .should().dependOnClassesThat().resideInAPackage("org.fjm2.norm")
                 .because("NormSession is the facade on top of the engine").check(ENGINE);
     }
@@ -45,5 +44,11 @@ class ArchitectureTest {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("org.fjm2.jms..", "org.fjm2.tunnel..",
                 "org.fjm2.admin..", "org.fjm2.bench..", "org.fjm2.testkit..", "jakarta.jms..")
                 .check(ENGINE);
+    }
+
+    @Test
+    void theEngineCarriesNoCommandLine() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("picocli..", "org.fjm2.cli..")
+                .because("applications embed this jar; the command-line tools live in fjm2-cli").check(ENGINE);
     }
 }

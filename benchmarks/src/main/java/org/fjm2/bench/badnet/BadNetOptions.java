@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.fjm2.bench.options.QuantityConverters;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -23,10 +25,11 @@ public final class BadNetOptions {
             description = "Seed of the link emulators (cell i uses seed + i). Default: ${DEFAULT-VALUE}.")
     public long seed;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     public Path out;
 
-    @Option(names = "--tail-wait", defaultValue = "" + DEFAULT_TAIL_WAIT_SECONDS,
+    @Option(names = "--tail-wait", converter = QuantityConverters.WholeSeconds.class, defaultValue = "" + DEFAULT_TAIL_WAIT_SECONDS,
             description = "Longest wait after the last publish for the subscriber to catch up, s. Default: ${DEFAULT-VALUE}.")
     public int tailWaitSeconds;
 

@@ -65,5 +65,6 @@ public final class Plot {
     private static void save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        ResultFiles.written(file);
     }
 }

@@ -115,5 +115,6 @@ public final class ResultTable {
             sb.append('\n');
         }
         Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
+        ResultFiles.written(file);
     }
 }

@@ -15,8 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.norm.NormSession;
 import org.fjm2.norm.api.LossReason;
@@ -43,8 +45,8 @@ import picocli.CommandLine.Option;
  * ({@code /proc/net/snmp} Udp RcvbufErrors) are reported too: they add to the injected loss.
  */
 @Command(name = "fec-repair", mixinStandardHelpOptions = true,
-        description = {"Repair traffic with 8 receivers at independent 5% loss: no-code repair vs RS8 parity repair.",
-                "Prints a table, writes benchmarks/results/fec-repair.{csv,png}."})
+        description = {"Repair traffic with 8 receivers at independent 5%% loss: no-code repair vs RS8 parity repair.",
+                "Prints a table, writes fec-repair.{csv,png} into --out."})
 public final class FecRepairBenchmark implements Callable<Integer> {
 
     /** Segment (payload) size of the runs. */
@@ -55,13 +57,14 @@ public final class FecRepairBenchmark implements Callable<Integer> {
     @Option(names = "--receivers", defaultValue = "8", description = "Receivers. Default: ${DEFAULT-VALUE}.")
     int receivers;
 
-    @Option(names = "--loss", defaultValue = "5", description = "Loss per receiver, percent of NORM_DATA. Default: ${DEFAULT-VALUE}.")
-    double lossPercent;
+    @Option(names = "--loss", converter = QuantityConverters.Loss.class, defaultValue = "5%",
+            description = "Loss of NORM_DATA per receiver (5%% or 0.05). Default: ${DEFAULT-VALUE}.")
+    double loss;
 
     @Option(names = "--objects", defaultValue = "100", description = "Objects per run. Default: ${DEFAULT-VALUE}.")
     int objects;
 
-    @Option(names = "--size", defaultValue = "1048576", description = "Object size, bytes. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--size", converter = QuantityConverters.Bytes.class, defaultValue = "1048576", description = "Object size, bytes. Default: ${DEFAULT-VALUE}.")
     int size;
 
     @Option(names = "--block", defaultValue = "64", description = "Source segments per block (both modes). Default: ${DEFAULT-VALUE}.")
@@ -70,7 +73,7 @@ public final class FecRepairBenchmark implements Callable<Integer> {
     @Option(names = "--parity", defaultValue = "8", description = "Parity segments per block in RS8 mode. Default: ${DEFAULT-VALUE}.")
     int parity;
 
-    @Option(names = "--rate", defaultValue = "100000000", description = "Sender rate, bit/s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--rate", converter = QuantityConverters.BitRate.class, defaultValue = "100000000", description = "Sender rate, bit/s. Default: ${DEFAULT-VALUE}.")
     long rate;
 
     @Option(names = "--runs", defaultValue = "3", description = "Runs (each measures both modes). Default: ${DEFAULT-VALUE}.")
@@ -82,7 +85,8 @@ public final class FecRepairBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "One short run (under a minute).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.89.1", description = "Multicast group. Default: ${DEFAULT-VALUE}.")
@@ -133,7 +137,7 @@ public final class FecRepairBenchmark implements Callable<Integer> {
         }
         ResultTable table = new ResultTable(String.format("fjm2-norm repair traffic: 1 sender -> %d receivers, %.0f%% "
                         + "independent loss each, %d objects of %d bytes, B=%d, RS8 parity %d, %d Mbit/s", receivers,
-                lossPercent, objectCount, size, block, parity, rate / 1_000_000),
+                loss * 100, objectCount, size, block, parity, rate / 1_000_000),
                 "mode", "run", "source_packets", "repair_packets", "repairs_per_1000_source", "parity_sent",
                 "nacks_per_1000_source", "fec_decodes", "completion_s", "kernel_drops", "lost_objects");
         for (Result r : results) {
@@ -154,7 +158,7 @@ public final class FecRepairBenchmark implements Callable<Integer> {
         Path png = out.resolve("fec-repair.png");
         table.writeCsv(csv);
         Plot.bars(png, String.format("Repair traffic, %d receivers at %.0f%% independent loss (medians of %d runs)",
-                        receivers, lossPercent, runCount), "", "per 1000 source packets",
+                        receivers, loss * 100, runCount), "", "per 1000 source packets",
                 List.of("repair packets sent", "NACKs sent"), List.of(Mode.NO_CODE.label, Mode.RS8.label),
                 List.of(new double[] {noCode.repairsPer1000(), noCode.nacksPer1000()},
                         new double[] {rs8.repairsPer1000(), rs8.nacksPer1000()}));
@@ -171,8 +175,8 @@ public final class FecRepairBenchmark implements Callable<Integer> {
         if (receivers < 1 || objects < 1 || size < 1 || runs < 1) {
             throw new IllegalArgumentException("--receivers, --objects, --size and --runs must be positive");
         }
-        if (lossPercent < 0 || lossPercent >= 100) {
-            throw new IllegalArgumentException("--loss: must be 0..100 (exclusive), got " + lossPercent);
+        if (loss >= 1) {
+            throw new IllegalArgumentException("--loss: must be below 100%, got " + loss);
         }
         if (block < 1 || parity < 1 || block + parity > 255) {
             throw new IllegalArgumentException("--block/--parity: need block >= 1, parity >= 1, block + parity <= 255");
@@ -208,9 +212,10 @@ public final class FecRepairBenchmark implements Callable<Integer> {
         try {
             for (int i = 0; i < receivers; i++) {
                 long lossSeed = seed * 1_000_003L + run * 1009L + i;
-                LossInjector loss = LossInjector.random(lossPercent / 100.0, lossSeed, FecRepairBenchmark::isData);
+                LossInjector injected = LossInjector.random(loss, lossSeed, FecRepairBenchmark::isData);
                 rx.add(NormSession.open(base.toBuilder().nodeId(100 + i).build(),
-                        new CompletionListener(objectCount, complete, lost), lossSeed, LossyTransport.around(loss, null)));
+                        new CompletionListener(objectCount, complete, lost), lossSeed,
+                        LossyTransport.around(injected, null)));
             }
             // A send-side "loss" that drops nothing counts every NORM_DATA the sender puts on the wire.
             AtomicLong dataSent = new AtomicLong();

@@ -12,6 +12,7 @@ import org.fjm2.bench.badnet.EmulatedPath.Kind;
 import org.fjm2.bench.badnet.SequenceReceiver.Summary;
 import org.fjm2.bench.badnet.StreamPublisher;
 import org.fjm2.bench.badnet.StreamRun;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultTable;
@@ -44,26 +45,27 @@ public final class FlapBenchmark implements Callable<Integer> {
             description = "Publishing rates, messages/s. Default: ${DEFAULT-VALUE}.")
     int[] rates;
 
-    @Option(names = "--sizes", split = ",", defaultValue = "0,1024,16384,65536",
+    @Option(names = "--sizes", converter = QuantityConverters.Bytes.class, split = ",", defaultValue = "0,1024,16384,65536",
             description = "Message bodies, bytes. Default: ${DEFAULT-VALUE}.")
     int[] sizes;
 
-    @Option(names = "--up", defaultValue = "4", description = "Up period of the link, s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--up", converter = QuantityConverters.WholeSeconds.class, defaultValue = "4", description = "Up period of the link, s. Default: ${DEFAULT-VALUE}.")
     int upSeconds;
 
-    @Option(names = "--down", defaultValue = "2", description = "Down period of the link, s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--down", converter = QuantityConverters.WholeSeconds.class, defaultValue = "2", description = "Down period of the link, s. Default: ${DEFAULT-VALUE}.")
     int downSeconds;
 
-    @Option(names = "--loss", defaultValue = "0.01", description = "Random loss each way while up (0..1). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--loss", converter = QuantityConverters.Loss.class, defaultValue = "0.01", description = "Random loss each way while up (0..1). Default: ${DEFAULT-VALUE}.")
     double loss;
 
-    @Option(names = "--delay", defaultValue = "10", description = "One-way delay, ms. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--delay", converter = QuantityConverters.Millis.class, defaultValue = "10ms",
+            description = "One-way delay (10ms, 0.1s). Default: ${DEFAULT-VALUE}.")
     int delayMillis;
 
-    @Option(names = "--link-rate", defaultValue = "100000000", description = "Link rate, bit/s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--link-rate", converter = QuantityConverters.BitRate.class, defaultValue = "100000000", description = "Link rate, bit/s. Default: ${DEFAULT-VALUE}.")
     long linkRate;
 
-    @Option(names = "--duration", defaultValue = "20",
+    @Option(names = "--duration", converter = QuantityConverters.WholeSeconds.class, defaultValue = "20",
             description = "Publishing time per cell, s (several up/down cycles). Default: ${DEFAULT-VALUE}; --quick: "
                     + QUICK_DURATION_SECONDS + ".")
     int durationSeconds;

@@ -12,6 +12,7 @@ import org.fjm2.bench.badnet.EmulatedPath.Kind;
 import org.fjm2.bench.badnet.SequenceReceiver.Summary;
 import org.fjm2.bench.badnet.StreamPublisher;
 import org.fjm2.bench.badnet.StreamRun;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultTable;
@@ -45,25 +46,26 @@ public final class JitterBenchmark implements Callable<Integer> {
             description = "Producer periods T, ms. Default: ${DEFAULT-VALUE}.")
     int[] periods;
 
-    @Option(names = "--sizes", split = ",", defaultValue = "512,2048,6144",
+    @Option(names = "--sizes", converter = QuantityConverters.Bytes.class, split = ",", defaultValue = "512,2048,6144",
             description = "Message bodies, bytes. Default: ${DEFAULT-VALUE}.")
     int[] sizes;
 
     @Option(names = "--outage", defaultValue = "3", description = "Length of each outage, s. Default: ${DEFAULT-VALUE}.")
     int outageSeconds;
 
-    @Option(names = "--up", defaultValue = "7",
+    @Option(names = "--up", converter = QuantityConverters.WholeSeconds.class, defaultValue = "7",
             description = "Time the link is up between outages, s. Default: ${DEFAULT-VALUE}; --quick: "
                     + QUICK_UP_SECONDS + ".")
     int upSeconds;
 
-    @Option(names = "--delay", defaultValue = "10", description = "One-way delay, ms. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--delay", converter = QuantityConverters.Millis.class, defaultValue = "10ms",
+            description = "One-way delay (10ms, 0.1s). Default: ${DEFAULT-VALUE}.")
     int delayMillis;
 
-    @Option(names = "--link-rate", defaultValue = "100000000", description = "Link rate, bit/s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--link-rate", converter = QuantityConverters.BitRate.class, defaultValue = "100000000", description = "Link rate, bit/s. Default: ${DEFAULT-VALUE}.")
     long linkRate;
 
-    @Option(names = "--duration", defaultValue = "30",
+    @Option(names = "--duration", converter = QuantityConverters.WholeSeconds.class, defaultValue = "30",
             description = "Publishing time per cell, s (several outages). Default: ${DEFAULT-VALUE}; --quick: "
                     + QUICK_DURATION_SECONDS + ".")
     int durationSeconds;

@@ -23,8 +23,10 @@ import org.fjm2.bench.artemis.EmbeddedArtemis;
 import org.fjm2.bench.jms.ChildJvm;
 import org.fjm2.bench.jms.ConnectionFactories;
 import org.fjm2.bench.jms.LatencySubscriberMain;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.FixedRateSchedule;
 import org.fjm2.bench.udp.RawUdp;
@@ -51,10 +53,10 @@ public final class LatencyBenchmark implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "10000", description = "Messages per second. Default: ${DEFAULT-VALUE}.")
     double rate;
 
-    @Option(names = "--seconds", defaultValue = "20", description = "Measured seconds per system (quick: 3). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--seconds", converter = QuantityConverters.Seconds.class, defaultValue = "20", description = "Measured seconds per system (quick: 3). Default: ${DEFAULT-VALUE}.")
     double seconds;
 
-    @Option(names = "--warmup", defaultValue = "10", description = "Warm-up seconds per system at the fixed rate, not recorded (quick: 1). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", converter = QuantityConverters.Seconds.class, defaultValue = "10", description = "Warm-up seconds per system at the fixed rate, not recorded (quick: 1). Default: ${DEFAULT-VALUE}.")
     double warmup;
 
     @Option(names = "--warmup-burst", defaultValue = "" + DEFAULT_BURST, description = "Messages each JMS system and "
@@ -62,13 +64,14 @@ public final class LatencyBenchmark implements Callable<Integer> {
             + "with the hot paths before the paced warm-up (quick: " + QUICK_BURST + "). Default: ${DEFAULT-VALUE}.")
     long warmupBurst;
 
-    @Option(names = "--size", defaultValue = "100", description = "Message body / datagram bytes (16..65507). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--size", converter = QuantityConverters.Bytes.class, defaultValue = "100", description = "Message body / datagram bytes (16..65507). Default: ${DEFAULT-VALUE}.")
     int size;
 
     @Option(names = "--quick", description = "3 s measured after 1 s of warm-up per system: under a minute.")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.77.3", description = "Multicast group. Default: ${DEFAULT-VALUE}.")

@@ -13,6 +13,7 @@ import org.fjm2.bench.badnet.EmulatedPath.Kind;
 import org.fjm2.bench.badnet.SequenceReceiver.Summary;
 import org.fjm2.bench.badnet.StreamPublisher;
 import org.fjm2.bench.badnet.StreamRun;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultTable;
@@ -42,7 +43,7 @@ public final class LossyLinkBenchmark implements Callable<Integer> {
     @Mixin
     BadNetOptions common;
 
-    @Option(names = "--loss", split = ",", defaultValue = DEFAULT_LOSSES,
+    @Option(names = "--loss", converter = QuantityConverters.Loss.class, split = ",", defaultValue = DEFAULT_LOSSES,
             description = "Random loss rates each way, comma-separated (0..1). Default: ${DEFAULT-VALUE}; --quick: "
                     + QUICK_LOSSES + ".")
     double[] losses;
@@ -50,13 +51,14 @@ public final class LossyLinkBenchmark implements Callable<Integer> {
     @Option(names = "--messages", defaultValue = "20000", description = "Messages per cell. Default: ${DEFAULT-VALUE}.")
     int messages;
 
-    @Option(names = "--size", defaultValue = "1024", description = "Message body, bytes. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--size", converter = QuantityConverters.Bytes.class, defaultValue = "1024", description = "Message body, bytes. Default: ${DEFAULT-VALUE}.")
     int size;
 
-    @Option(names = "--link-rate", defaultValue = "100000000", description = "Link rate, bit/s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--link-rate", converter = QuantityConverters.BitRate.class, defaultValue = "100000000", description = "Link rate, bit/s. Default: ${DEFAULT-VALUE}.")
     long linkRate;
 
-    @Option(names = "--delay", defaultValue = "100", description = "One-way delay, ms. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--delay", converter = QuantityConverters.Millis.class, defaultValue = "100ms",
+            description = "One-way delay (100ms, 0.1s). Default: ${DEFAULT-VALUE}.")
     int delayMillis;
 
     @Option(names = "--sender-share", defaultValue = "0.8",

@@ -20,8 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.norm.NormSession;
 import org.fjm2.norm.api.NormConfig;
@@ -41,14 +43,14 @@ import picocli.CommandLine.Option;
         description = "fjm2-norm throughput (objects/s, MB/s) and allocation per datagram, vs raw UDP multicast.")
 public final class NormEngineBenchmark implements Callable<Integer> {
 
-    @Option(names = "--sizes", split = ",", defaultValue = "1024,8192,1048576",
+    @Option(names = "--sizes", converter = QuantityConverters.Bytes.class, split = ",", defaultValue = "1024,8192,1048576",
             description = "Object sizes in bytes. Default: ${DEFAULT-VALUE}.")
     int[] sizes;
 
-    @Option(names = "--seconds", defaultValue = "6", description = "Measured seconds per size. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--seconds", converter = QuantityConverters.Seconds.class, defaultValue = "6", description = "Measured seconds per size. Default: ${DEFAULT-VALUE}.")
     double seconds;
 
-    @Option(names = "--rate", defaultValue = "2000000000", description = "Sender rate, bit/s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--rate", converter = QuantityConverters.BitRate.class, defaultValue = "2000000000", description = "Sender rate, bit/s. Default: ${DEFAULT-VALUE}.")
     long rate;
 
     @Option(names = "--transports", split = ",", defaultValue = "epoll,jdk",
@@ -59,7 +61,8 @@ public final class NormEngineBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "Short runs (under a minute in all).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.88.1", description = "Multicast group. Default: ${DEFAULT-VALUE}.")

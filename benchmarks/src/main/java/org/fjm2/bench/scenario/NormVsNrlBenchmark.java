@@ -10,8 +10,10 @@ import org.fjm2.bench.norm.NrlBenchBinary;
 import org.fjm2.bench.norm.PeerLauncher;
 import org.fjm2.bench.norm.PeerLauncher.Engine;
 import org.fjm2.bench.norm.PeerProcess;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,14 +44,14 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
     static final int SENDER_NODE = 1;
     static final int RECEIVER_NODE = 2;
 
-    @Option(names = "--sizes", split = ",", defaultValue = "8192,1048576",
+    @Option(names = "--sizes", converter = QuantityConverters.Bytes.class, split = ",", defaultValue = "8192,1048576",
             description = "Object sizes in bytes. Default: ${DEFAULT-VALUE}.")
     int[] sizes;
 
-    @Option(names = "--seconds", defaultValue = "6", description = "Measured seconds per pair. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--seconds", converter = QuantityConverters.Seconds.class, defaultValue = "6", description = "Measured seconds per pair. Default: ${DEFAULT-VALUE}.")
     double seconds;
 
-    @Option(names = "--warmup", defaultValue = "3", description = "Warm-up seconds before measuring (a fresh JVM "
+    @Option(names = "--warmup", converter = QuantityConverters.Seconds.class, defaultValue = "3", description = "Warm-up seconds before measuring (a fresh JVM "
             + "receiver loses much of a 2 Gbit/s stream until its code is compiled). Default: ${DEFAULT-VALUE}.")
     double warmup;
 
@@ -57,10 +59,10 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
             + "the median run (by objects/s). On a shared machine, 3 or more. Default: ${DEFAULT-VALUE}.")
     int runs;
 
-    @Option(names = "--rate", defaultValue = "2000000000", description = "Both senders' rate, bit/s. Default: ${DEFAULT-VALUE}.")
-    double rate;
+    @Option(names = "--rate", converter = QuantityConverters.BitRate.class, defaultValue = "2000000000", description = "Both senders' rate, bit/s. Default: ${DEFAULT-VALUE}.")
+    long rate;
 
-    @Option(names = "--segment", defaultValue = "1400", description = "Segment (payload) bytes. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--segment", converter = QuantityConverters.Bytes.class, defaultValue = "1400", description = "Segment (payload) bytes. Default: ${DEFAULT-VALUE}.")
     int segment;
 
     @Option(names = "--block", defaultValue = "64", description = "Source segments per FEC block. Default: ${DEFAULT-VALUE}.")
@@ -81,7 +83,8 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "Short runs (under a minute in all).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.89.1", description = "Multicast group. Default: ${DEFAULT-VALUE}.")
@@ -105,7 +108,7 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
         ProgressBar progress = new ProgressBar("norm", (long) sizes.length * selected.size() * runs);
         ResultTable table = new ResultTable("fjm2-norm vs NRL NORM, 1 sender -> 1 receiver, loopback multicast, "
                 + "segment " + segment + " B, block " + block + ", parity " + parity + ", rate "
-                + String.format("%.2g", rate) + " bit/s",
+                + String.format("%.2g", (double) rate) + " bit/s",
                 "object_bytes", "sender", "receiver", "objects_per_s", "MB_per_s", "aborted", "vs_nrl_nrl",
                 "runs_objects_per_s");
         int port = 31000 + (int) (ProcessHandle.current().pid() % 500) * 64;
@@ -162,7 +165,7 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
                 "--seconds", Double.toString(lifetime + READY_TIMEOUT_MS / 1000.0)));
         List<String> txOptions = new ArrayList<>(common);
         txOptions.addAll(List.of("--id", Integer.toString(SENDER_NODE), "--seconds", Double.toString(lifetime),
-                "--size", Integer.toString(size), "--rate", Double.toString(rate),
+                "--size", Integer.toString(size), "--rate", Long.toString(rate),
                 "--segment", Integer.toString(segment), "--block", Integer.toString(block),
                 "--parity", Integer.toString(parity)));
         try (PeerProcess receiver = launcher.start(receiverEngine, "recv", rxOptions)) {

@@ -15,8 +15,10 @@ import org.fjm2.bench.jms.ChildJvm;
 import org.fjm2.bench.jms.ConnectionFactories;
 import org.fjm2.bench.jms.MaxRatePublisher;
 import org.fjm2.bench.jms.ThroughputSubscribersMain;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.RawUdp;
 import org.fjm2.norm.api.NormConfig;
@@ -47,20 +49,21 @@ public final class ThroughputBenchmark implements Callable<Integer> {
             description = "Subscriber counts N (quick: 1,4). Default: ${DEFAULT-VALUE}.")
     int[] subscribers;
 
-    @Option(names = "--sizes", split = ",", defaultValue = "100,1024,8192,65536",
+    @Option(names = "--sizes", converter = QuantityConverters.Bytes.class, split = ",", defaultValue = "100,1024,8192,65536",
             description = "Message body sizes in bytes (quick: 100,8192). Default: ${DEFAULT-VALUE}.")
     int[] sizes;
 
-    @Option(names = "--seconds", defaultValue = "5", description = "Measured seconds per point (quick: 0.8). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--seconds", converter = QuantityConverters.Seconds.class, defaultValue = "5", description = "Measured seconds per point (quick: 0.8). Default: ${DEFAULT-VALUE}.")
     double seconds;
 
-    @Option(names = "--warmup", defaultValue = "2", description = "Warm-up seconds per point (quick: 0.5). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", converter = QuantityConverters.Seconds.class, defaultValue = "2", description = "Warm-up seconds per point (quick: 0.5). Default: ${DEFAULT-VALUE}.")
     double warmup;
 
     @Option(names = "--quick", description = "Fewer points, shorter windows: under a minute.")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.77.2", description = "FJM2 multicast group. Default: ${DEFAULT-VALUE}.")

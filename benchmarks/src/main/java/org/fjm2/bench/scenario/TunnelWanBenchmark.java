@@ -15,8 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.norm.NormSession;
 import org.fjm2.norm.api.LossReason;
@@ -49,13 +51,14 @@ import picocli.CommandLine.Option;
                 + "hop-by-hop repair, against a loss-free baseline.")
 public final class TunnelWanBenchmark implements Callable<Integer> {
 
-    @Option(names = "--link-rate", defaultValue = "50000000", description = "WAN rate, bit/s. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--link-rate", converter = QuantityConverters.BitRate.class, defaultValue = "50000000", description = "WAN rate, bit/s. Default: ${DEFAULT-VALUE}.")
     long linkRate;
 
-    @Option(names = "--rtt", defaultValue = "40", description = "WAN round-trip time, ms. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--rtt", converter = QuantityConverters.Millis.class, defaultValue = "40ms",
+            description = "WAN round-trip time (40ms, 0.1s). Default: ${DEFAULT-VALUE}.")
     int rttMillis;
 
-    @Option(names = "--loss", defaultValue = "0.02", description = "Random loss each way (0..1). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--loss", converter = QuantityConverters.Loss.class, defaultValue = "0.02", description = "Random loss each way (0..1). Default: ${DEFAULT-VALUE}.")
     double loss;
 
     @Option(names = "--sender-rate", defaultValue = "0.9",
@@ -65,7 +68,7 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
     @Option(names = "--megabytes", defaultValue = "40", description = "Data sent per run, MB. Default: ${DEFAULT-VALUE}.")
     int megabytes;
 
-    @Option(names = "--object-size", defaultValue = "65536", description = "Object size, bytes. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--object-size", converter = QuantityConverters.Bytes.class, defaultValue = "65536", description = "Object size, bytes. Default: ${DEFAULT-VALUE}.")
     int objectSize;
 
     @Option(names = "--runs", defaultValue = "2", description = "Runs per mode (the table shows each). Default: ${DEFAULT-VALUE}.")
@@ -77,7 +80,8 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
     @Option(names = "--quick", description = "Short runs (10 MB, one run per mode).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     private static final TunnelKey KEY = TunnelKey.of("tunnel-wan benchmark key, not secret"

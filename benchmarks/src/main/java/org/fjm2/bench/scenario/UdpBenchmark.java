@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.fjm2.bench.options.QuantityConverters;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.RawUdp;
 import picocli.CommandLine;
@@ -26,17 +28,18 @@ public final class UdpBenchmark implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--sizes", split = ",", defaultValue = "64,512,1400,8192,65507",
+    @Option(names = "--sizes", converter = QuantityConverters.Bytes.class, split = ",", defaultValue = "64,512,1400,8192,65507",
             description = "Datagram payload sizes in bytes, 1..65507. Default: ${DEFAULT-VALUE}.")
     int[] sizes;
 
-    @Option(names = "--seconds", defaultValue = "3", description = "Measured seconds per point. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--seconds", converter = QuantityConverters.Seconds.class, defaultValue = "3", description = "Measured seconds per point. Default: ${DEFAULT-VALUE}.")
     double seconds;
 
     @Option(names = "--quick", description = "1 s per point after 0.3 s of warm-up (about 15 s in all).")
     boolean quick;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Option(names = "--group", defaultValue = "239.255.77.1", description = "Multicast group. Default: ${DEFAULT-VALUE}.")

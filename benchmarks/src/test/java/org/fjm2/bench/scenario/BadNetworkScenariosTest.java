@@ -25,7 +25,7 @@ class BadNetworkScenariosTest {
 
     @Test
     void lossyLinkDeliversEveryFjm2Message() throws Exception {
-        run(new LossyLinkBenchmark(), "--loss", "0.02", "--messages", "300", "--delay", "20");
+        run(new LossyLinkBenchmark(), "--loss", "0.02", "--messages", "300", "--delay", "20ms");
         List<String[]> rows = rows("lossy-link", 3);
         assertThat(rows).extracting(r -> r[0]).containsExactly("\"FJM2 end to end\"", "\"FJM2 via FJM2D hop\"",
                 "\"Artemis over TCP\"");

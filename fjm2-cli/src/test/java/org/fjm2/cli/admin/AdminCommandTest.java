@@ -7,17 +7,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import org.fjm2.admin.testing.AdminHttp;
-import org.fjm2.admin.testing.TestCertificates;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import org.fjm2.cli.Fjm2;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fjm2.admin.testing.AdminHttp;
+import org.fjm2.admin.testing.TestCertificates;
+import org.fjm2.cli.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -28,26 +26,13 @@ class AdminCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Fjm2.newCommandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
-
     @Test
     void printsHelp() {
-        Run help = run("admin", "--help");
+        CliRun help = CliRun.of("admin", "--help");
         assertThat(help.exit()).isZero();
         assertThat(help.out()).contains("--port", "--token-file", "--data", "--expiry", "--advertise-interval",
                 "--tls-cert", "--tls-key", "--status-page", "--allow-loopback");
-        assertThat(run("--help").out()).contains("admin");
+        assertThat(CliRun.of("--help").out()).contains("admin");
     }
 
     @Test
@@ -55,7 +40,8 @@ class AdminCommandTest {
         Path token = dir.resolve("token");
         Files.writeString(token, "cli-token-0123456789abcdef\n");
         Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
-        Run refused = run("admin", "--port", "0", "--token-file", token.toString(), "--data", dir.toString());
+        CliRun refused = CliRun.of("admin", "--port", "0", "--token-file", token.toString(), "--data",
+                dir.toString());
         assertThat(refused.exit()).isEqualTo(2);
         assertThat(refused.err().strip()).contains("readable or writable by other users", "chmod 600")
                 .doesNotContain("cli-token").hasLineCount(1);
@@ -137,12 +123,12 @@ class AdminCommandTest {
 
     @Test
     void refusesBadInputWithOneLine() {
-        Run missing = run("admin", "--token-file", dir.resolve("absent").toString());
+        CliRun missing = CliRun.of("admin", "--token-file", dir.resolve("absent").toString());
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("does not exist");
-        Run badPort = run("admin", "--port", "70000");
+        CliRun badPort = CliRun.of("admin", "--port", "70000");
         assertThat(badPort.exit()).isEqualTo(2);
         assertThat(badPort.err()).contains("--port");
-        assertThat(run("admin", "--port", "eighty").exit()).isEqualTo(2);
+        assertThat(CliRun.of("admin", "--port", "eighty").exit()).isEqualTo(2);
     }
 }

@@ -3,6 +3,8 @@ package org.fjm2.jms.jndi;
 import jakarta.jms.JMSException;
 import org.fjm2.jms.Fjm2ConnectionFactory;
 import org.fjm2.jms.Fjm2Topic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.naming.ConfigurationException;
 import javax.naming.Context;
@@ -11,6 +13,7 @@ import javax.naming.spi.InitialContextFactory;
 import java.util.HashMap;
 import java.util.Hashtable;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * A read-only JNDI context built from the environment ({@code jndi.properties} or the Hashtable given to
@@ -23,7 +26,8 @@ import java.util.Map;
  * binds a connection factory under {@code ConnectionFactory} and a topic named {@code market.prices} under
  * {@code prices}. {@code dynamicTopics/NAME} looks up any topic without configuring it. When no
  * {@code connectionFactory.*} entry is given but {@code java.naming.provider.url} is, a factory with that URL is
- * bound as {@code ConnectionFactory}.
+ * bound as {@code ConnectionFactory}. {@code queue.NAME} entries (a jndi.properties written for a broker) are
+ * ignored with one WARN naming them: FJM2 implements topics only.
  */
 public final class Fjm2InitialContextFactory implements InitialContextFactory {
 
@@ -32,9 +36,12 @@ public final class Fjm2InitialContextFactory implements InitialContextFactory {
     public static final String QUEUE_PREFIX = "queue.";
     public static final String DEFAULT_CONNECTION_FACTORY = "ConnectionFactory";
 
+    private static final Logger LOG = LoggerFactory.getLogger(Fjm2InitialContextFactory.class);
+
     @Override
     public Context getInitialContext(Hashtable<?, ?> environment) throws NamingException {
         Map<String, Object> bindings = new HashMap<>();
+        TreeSet<String> ignoredQueues = new TreeSet<>();
         for (Map.Entry<?, ?> e : environment.entrySet()) {
             String key = String.valueOf(e.getKey());
             String value = String.valueOf(e.getValue());
@@ -43,8 +50,12 @@ public final class Fjm2InitialContextFactory implements InitialContextFactory {
             } else if (key.startsWith(TOPIC_PREFIX)) {
                 bindings.put(key.substring(TOPIC_PREFIX.length()), new Fjm2Topic(value));
             } else if (key.startsWith(QUEUE_PREFIX)) {
-                throw new ConfigurationException(key + ": FJM2 implements topics only; queues are not supported");
+                ignoredQueues.add(key);
             }
+        }
+        if (!ignoredQueues.isEmpty()) {
+            LOG.warn("JNDI: ignored {}: FJM2 implements topics only, queues are not supported (bind topics with"
+                    + " topic.NAME)", String.join(", ", ignoredQueues));
         }
         Object providerUrl = environment.get(Context.PROVIDER_URL);
         boolean anyFactory = bindings.values().stream().anyMatch(v -> v instanceof Fjm2ConnectionFactory);

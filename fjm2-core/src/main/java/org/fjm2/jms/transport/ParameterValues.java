@@ -3,6 +3,8 @@ package org.fjm2.jms.transport;
 import java.util.Locale;
 import java.util.Map;
 
+import org.fjm2.util.Quantities;
+
 /**
  * Reads typed URL parameter values with range checks, for transports and the JMS layer alike. Every failure is
  * an IllegalArgumentException whose message starts with the parameter's name.
@@ -31,6 +33,19 @@ public final class ParameterValues {
 
     public static int intValue(Map<String, String> parameters, String name, int dflt, int min, int max) {
         return (int) longValue(parameters, name, dflt, min, max);
+    }
+
+    /** A size in bytes in the common grammar of quantities: {@code 65536}, {@code 64k}, {@code 8MiB}, {@code 1g}. */
+    public static long bytesValue(Map<String, String> parameters, String name, long dflt, long min, long max) {
+        String text = parameters.get(name);
+        if (text == null) {
+            return dflt;
+        }
+        long value = Quantities.bytes(name, text.trim());
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + " bytes, got '" + text + "'");
+        }
+        return value;
     }
 
     public static double doubleValue(Map<String, String> parameters, String name, double dflt, double min,

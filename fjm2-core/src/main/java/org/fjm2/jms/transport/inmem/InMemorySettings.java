@@ -2,6 +2,7 @@ package org.fjm2.jms.transport.inmem;
 
 import org.fjm2.jms.transport.ParameterValues;
 import org.fjm2.jms.transport.TransportParameter;
+import org.fjm2.util.Quantities;
 
 import java.util.List;
 import java.util.Map;
@@ -44,11 +45,14 @@ record InMemorySettings(int maxObjectSize, int transmitQueueObjects, long transm
                     "test only: seed of the loss injection"));
 
     static InMemorySettings parse(Map<String, String> p) {
-        int maxObjectSize = ParameterValues.intValue(p, MAX_OBJECT_SIZE, MAX_OBJECT_SIZE_DEFAULT, 1024, Integer.MAX_VALUE - 64);
+        int maxObjectSize = (int) ParameterValues.bytesValue(p, MAX_OBJECT_SIZE, MAX_OBJECT_SIZE_DEFAULT, 1024,
+                Integer.MAX_VALUE - 64);
         int txObjects = ParameterValues.intValue(p, TRANSMIT_QUEUE_OBJECTS, TRANSMIT_QUEUE_OBJECTS_DEFAULT, 1, 1 << 20);
-        long txBytes = ParameterValues.longValue(p, TRANSMIT_QUEUE_BYTES, TRANSMIT_QUEUE_BYTES_DEFAULT, 1, Long.MAX_VALUE);
+        long txBytes = ParameterValues.bytesValue(p, TRANSMIT_QUEUE_BYTES, TRANSMIT_QUEUE_BYTES_DEFAULT, 1,
+                Long.MAX_VALUE);
         int rxObjects = ParameterValues.intValue(p, RECEIVE_QUEUE_OBJECTS, RECEIVE_QUEUE_OBJECTS_DEFAULT, 1, 1 << 20);
-        double lossRate = ParameterValues.doubleValue(p, LOSS_RATE, LOSS_RATE_DEFAULT, 0.0, 1.0);
+        double lossRate = p.containsKey(LOSS_RATE) ? Quantities.loss(LOSS_RATE, p.get(LOSS_RATE).trim())
+                : LOSS_RATE_DEFAULT;
         long seed = ParameterValues.longValue(p, SEED, SEED_DEFAULT, Long.MIN_VALUE, Long.MAX_VALUE);
         return new InMemorySettings(maxObjectSize, txObjects, txBytes, rxObjects, lossRate, seed);
     }

@@ -135,18 +135,19 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         String segment = p.getOrDefault("segmentSize", "auto");
         boolean autoSegment = segment.equalsIgnoreCase("auto");
         if (!autoSegment) {
-            b.segmentSize(ParameterValues.intValue(p, "segmentSize", NormConfig.DEFAULT_SEGMENT_SIZE, 64,
+            b.segmentSize((int) ParameterValues.bytesValue(p, "segmentSize", NormConfig.DEFAULT_SEGMENT_SIZE, 64,
                     NormConfig.MAX_SEGMENT_SIZE));
         }
         b.blockSize(ParameterValues.intValue(p, "blockSize", NormConfig.DEFAULT_BLOCK_SIZE, 1, 255));
         b.parity(ParameterValues.intValue(p, "parity", NormConfig.DEFAULT_PARITY, 0, 254));
         b.autoParity(ParameterValues.intValue(p, "autoParity", NormConfig.DEFAULT_AUTO_PARITY, 0, 254));
-        b.txCacheBytes(ParameterValues.longValue(p, "cacheBytes", DEFAULT_CACHE_BYTES, 1 << 20,
+        b.txCacheBytes(ParameterValues.bytesValue(p, "cacheBytes", DEFAULT_CACHE_BYTES, 1 << 20,
                 Long.MAX_VALUE));
         b.txCacheObjects(ParameterValues.intValue(p, "cacheObjects", NormConfig.DEFAULT_TX_CACHE_OBJECTS, 1, 16384));
-        int maxObject = ParameterValues.intValue(p, "maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, 1024, Integer.MAX_VALUE - 64);
+        int maxObject = (int) ParameterValues.bytesValue(p, "maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, 1024,
+                Integer.MAX_VALUE - 64);
         b.maxObjectSize(maxObject);
-        b.receiveBufferBytes(ParameterValues.longValue(p, "receiveBufferBytes", Math.max(
+        b.receiveBufferBytes(ParameterValues.bytesValue(p, "receiveBufferBytes", Math.max(
                 NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, maxObject), maxObject, Long.MAX_VALUE));
         b.maxRemoteSenders(ParameterValues.intValue(p, "maxRemoteSenders", NormConfig.DEFAULT_MAX_REMOTE_SENDERS, 1,
                 Integer.MAX_VALUE));

@@ -68,4 +68,17 @@ class NormTransportSettingsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> config("rxLoss=150%"))
                 .hasMessageContaining("more than 100%");
     }
+
+    @Test
+    void sizesTakeUnits() {
+        assertThat(config("cacheBytes=64m").txCacheBytes()).isEqualTo(64L << 20);
+        assertThat(config("maxObjectSize=1MiB").maxObjectSize()).isEqualTo(1 << 20);
+        assertThat(config("maxObjectSize=1m&receiveBufferBytes=256m").receiveBufferBytes()).isEqualTo(256L << 20);
+        assertThat(config("segmentSize=8k").segmentSize()).isEqualTo(8192);
+        assertThat(config("cacheBytes=8388608").txCacheBytes()).isEqualTo(8_388_608L);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> config("segmentSize=1m"))
+                .hasMessageContaining("segmentSize");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> config("cacheBytes=lots"))
+                .hasMessageContaining("cacheBytes");
+    }
 }

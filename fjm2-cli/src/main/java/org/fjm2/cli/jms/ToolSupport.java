@@ -1,4 +1,4 @@
-package org.fjm2.jms.tool;
+package org.fjm2.cli.jms;
 
 import jakarta.jms.JMSException;
 import org.fjm2.jms.Fjm2ConnectionFactory;

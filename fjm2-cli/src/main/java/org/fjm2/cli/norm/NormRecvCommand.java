@@ -1,4 +1,4 @@
-package org.fjm2.norm.tool;
+package org.fjm2.cli.norm;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -18,6 +19,7 @@ import org.fjm2.norm.api.LossReason;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormListener;
 import org.fjm2.norm.api.RemoteSenderInfo;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,21 +46,37 @@ public final class NormRecvCommand implements Callable<Integer> {
             description = "Exit after N objects (0: run until interrupted). Default: ${DEFAULT-VALUE}.")
     int count;
 
-    @Option(names = "--timeout", paramLabel = "SEC", defaultValue = "0",
-            description = "Exit with an error if --count objects have not arrived after SEC seconds (0: no limit).")
-    double timeoutSeconds;
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "0",
+            description = "Exit with an error if --count objects have not arrived after this long (60s, 2min; a bare"
+                    + " number is seconds; 0: no limit).")
+    String timeout;
 
-    @Option(names = "--max-size", paramLabel = "BYTES", defaultValue = "1073741824",
-            description = "Largest object accepted; larger ones are reported and skipped. Default: ${DEFAULT-VALUE}.")
-    int maxSize;
+    @Option(names = "--max-size", paramLabel = "BYTES", defaultValue = "1g",
+            description = "Largest object accepted (64m, 1g); larger ones are reported and skipped. Default:"
+                    + " ${DEFAULT-VALUE}.")
+    String maxSize;
 
-    @Option(names = "--linger", paramLabel = "SEC", defaultValue = "1",
+    @Option(names = "--linger", paramLabel = "DURATION", defaultValue = "1s",
             description = "After the last object, stay this long to answer the sender's acknowledgement request."
                     + " Default: ${DEFAULT-VALUE}.")
-    double lingerSeconds;
+    String linger;
 
-    @Option(names = "--quiet", description = "Print only the summary.")
+    @Option(names = "--progress", paramLabel = "DURATION", defaultValue = "" + DEFAULT_PROGRESS,
+            description = "How often a progress line goes to stderr (bytes on the wire, objects written and lost;"
+                    + " 0: never). Default: ${DEFAULT-VALUE}.")
+    String progress;
+
+    @Option(names = "--quiet", description = "Print only the summary (no progress, no line per object).")
     boolean quiet;
+
+    /** Progress interval: long transfers show they are alive, short ones print no progress at all. */
+    static final String DEFAULT_PROGRESS = "2s";
+
+    /** Largest --max-size: one object is one buffer. */
+    static final long MAX_OBJECT_SIZE = Integer.MAX_VALUE - 64;
+
+    /** Longest wait for the next object between checks of the deadline and the progress line. */
+    private static final long POLL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
@@ -72,16 +90,21 @@ public final class NormRecvCommand implements Callable<Integer> {
         if (count < 0) {
             throw new IllegalArgumentException("--count: must be >= 0");
         }
-        if (maxSize < 1) {
-            throw new IllegalArgumentException("--max-size: must be positive");
+        long maxBytes = Quantities.bytes("--max-size", maxSize);
+        if (maxBytes < 1 || maxBytes > MAX_OBJECT_SIZE) {
+            throw new IllegalArgumentException("--max-size: must be 1.." + MAX_OBJECT_SIZE + " bytes, got '" + maxSize
+                    + "'");
         }
+        Duration lingerTime = Quantities.duration("--linger", linger);
+        Duration progressInterval = Quantities.duration("--progress", progress);
+        long deadline = SessionOptions.deadline("--timeout", timeout);
         Files.createDirectories(out);
         if (!Files.isWritable(out)) {
             throw new IllegalArgumentException("--out: directory is not writable: " + out);
         }
-        NormConfig config = session.builder().maxObjectSize(maxSize)
-                .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, maxSize))
-                .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, maxSize)).build();
+        NormConfig config = session.builder().maxObjectSize((int) maxBytes)
+                .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, maxBytes))
+                .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, maxBytes)).build();
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         NormListener listener = new NormListener() {
             @Override
@@ -96,7 +119,6 @@ public final class NormRecvCommand implements Callable<Integer> {
                 events.add(new Event(sender.nodeId(), objectId, null, null, reason));
             }
         };
-        long deadline = timeoutSeconds > 0 ? System.nanoTime() + (long) (timeoutSeconds * 1e9) : Long.MAX_VALUE;
         int written = 0;
         int lost = 0;
         long bytes = 0;
@@ -106,14 +128,18 @@ public final class NormRecvCommand implements Callable<Integer> {
             if (!quiet) {
                 stderr.printf("listening on %s (node %s)%n", session.group, Integer.toUnsignedString(norm.nodeId()));
             }
+            ReceiveProgress shown = new ReceiveProgress(stderr, quiet ? Duration.ZERO : progressInterval,
+                    norm.counters(), start);
             while (count == 0 || written < count) {
-                long wait = deadline == Long.MAX_VALUE ? TimeUnit.SECONDS.toNanos(1) : deadline - System.nanoTime();
+                long now = System.nanoTime();
+                shown.maybePrint(now, written, bytes, lost);
+                long wait = deadline == Long.MAX_VALUE ? POLL_NANOS : deadline - now;
                 if (wait <= 0) {
                     stderr.printf("fjm2 norm recv: timed out after %.1f s with %d of %d objects (%d lost)%n",
-                            timeoutSeconds, written, count, lost);
+                            (now - start) / 1e9, written, count, lost);
                     return 1;
                 }
-                Event e = events.poll(Math.min(wait, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
+                Event e = events.poll(Math.min(wait, shown.nanosUntilDue(now, POLL_NANOS)), TimeUnit.NANOSECONDS);
                 if (e == null) {
                     continue;
                 }
@@ -135,8 +161,8 @@ public final class NormRecvCommand implements Callable<Integer> {
                     e.data.release();
                 }
             }
-            if (lingerSeconds > 0) {
-                Thread.sleep((long) (lingerSeconds * 1000));
+            if (!lingerTime.isZero()) {
+                Thread.sleep(lingerTime.toMillis());
             }
         }
         double seconds = Math.max(1e-3, (System.nanoTime() - start) / 1e9);

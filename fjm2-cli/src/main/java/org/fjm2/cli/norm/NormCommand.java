@@ -1,4 +1,4 @@
-package org.fjm2.norm.tool;
+package org.fjm2.cli.norm;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,4 +1,4 @@
-package org.fjm2.norm.tool;
+package org.fjm2.cli.norm;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -59,9 +59,10 @@ public final class NormSendCommand implements Callable<Integer> {
                     + " (NRL NORM: 256). Default: ${DEFAULT-VALUE}."})
     int cacheObjects;
 
-    @Option(names = "--timeout", paramLabel = "SEC", defaultValue = "0",
-            description = "Give up after this many seconds (0: no limit). Default: ${DEFAULT-VALUE}.")
-    double timeoutSeconds;
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "0",
+            description = "Give up after this long (60s, 2min; a bare number is seconds; 0: no limit). Default:"
+                    + " ${DEFAULT-VALUE}.")
+    String timeout;
 
     @Option(names = "--quiet", description = "No progress lines on stderr.")
     boolean quiet;
@@ -99,7 +100,7 @@ public final class NormSendCommand implements Callable<Integer> {
                 .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, largest))
                 .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, largest));
         NormConfig config = builder.build();
-        long deadline = timeoutSeconds > 0 ? System.nanoTime() + (long) (timeoutSeconds * 1e9) : Long.MAX_VALUE;
+        long deadline = SessionOptions.deadline("--timeout", timeout);
         CompletableFuture<AckResult> ackResult = new CompletableFuture<>();
         Map<Long, Integer> objectIds = new ConcurrentHashMap<>();
         NormListener listener = new NormListener() {

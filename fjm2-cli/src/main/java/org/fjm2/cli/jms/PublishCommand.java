@@ -1,4 +1,4 @@
-package org.fjm2.jms.tool;
+package org.fjm2.cli.jms;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
@@ -7,6 +7,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import org.fjm2.util.Quantities;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -28,6 +29,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class PublishCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(PublishCommand.class);
+    /** Largest --size: one body array, sent as one BytesMessage. */
+    static final long MAX_SIZE = 1L << 30;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -41,8 +44,12 @@ public final class PublishCommand implements Callable<Integer> {
     @Option(names = "--count", defaultValue = "1", description = "messages to send (default: ${DEFAULT-VALUE})")
     long count;
 
-    @Option(names = "--size", defaultValue = "100", description = "body size in bytes (default: ${DEFAULT-VALUE})")
-    int size;
+    @Option(names = "--size", paramLabel = "BYTES", defaultValue = "100",
+            description = "body size (100, 64k, 1MiB) (default: ${DEFAULT-VALUE})")
+    String sizeText;
+
+    /** --size, parsed. */
+    private int size;
 
     @Option(names = "--rate", defaultValue = "0",
             description = "messages per second, 0 = as fast as the transport allows (default: ${DEFAULT-VALUE})")
@@ -113,9 +120,12 @@ public final class PublishCommand implements Callable<Integer> {
         if (count < 0) {
             throw new IllegalArgumentException("--count must be >= 0, got " + count);
         }
-        if (size < 0) {
-            throw new IllegalArgumentException("--size must be >= 0, got " + size);
+        long bytes = Quantities.bytes("--size", sizeText);
+        if (bytes > MAX_SIZE) {
+            throw new IllegalArgumentException("--size must be at most " + Quantities.formatBytes(MAX_SIZE) + ", got "
+                    + sizeText);
         }
+        size = (int) bytes;
         if (rate < 0 || Double.isNaN(rate)) {
             throw new IllegalArgumentException("--rate must be >= 0, got " + rate);
         }

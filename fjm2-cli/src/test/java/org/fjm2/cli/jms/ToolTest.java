@@ -1,4 +1,4 @@
-package org.fjm2.jms.tool;
+package org.fjm2.cli.jms;
 
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
@@ -53,6 +53,19 @@ class ToolTest {
                 assertThat(m.getJMSPriority()).isEqualTo(7);
                 assertThat(m.getBody(byte[].class)).hasSize(64);
             }
+        }
+    }
+
+    @Test
+    void publishTakesASizeWithUnits() throws Exception {
+        String url = "inmem://tool-" + GROUPS.incrementAndGet();
+        try (Connection c = new Fjm2ConnectionFactory(url).createConnection()) {
+            c.start();
+            Session s = c.createSession();
+            MessageConsumer consumer = s.createConsumer(s.createTopic("tool.k"));
+            Run run = run(new PublishCommand(), "--url", url, "--topic", "tool.k", "--count", "2", "--size", "1k");
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(consumer.receive(5000).getBody(byte[].class)).hasSize(1024);
         }
     }
 

@@ -1,4 +1,4 @@
-package org.fjm2.norm.tool;
+package org.fjm2.cli.norm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -66,6 +66,37 @@ class NormToolTest {
         }
         assertThat(sendOut.toString()).contains("acknowledged by all");
         assertThat(recvOut.toString()).contains("received " + out.resolve("e.bin"));
+    }
+
+    @Test
+    void recvShowsProgressWhileAnObjectArrives() throws Exception {
+        NormConfig group = TestGroups.fresh();
+        String groupArg = group.group().getHostAddress() + ":" + group.port();
+        Path file = dir.resolve("big.bin");
+        byte[] content = new byte[3_000_000];
+        new SplittableRandom(23).nextBytes(content);
+        Files.write(file, content);
+        ByteArrayOutputStream recvOut = new ByteArrayOutputStream();
+        CompletableFuture<Integer> recv = CompletableFuture.supplyAsync(() -> {
+            NormRecvCommand cmd = new NormRecvCommand();
+            cmd.stdout = new PrintStream(recvOut, true);
+            cmd.stderr = new PrintStream(recvOut, true);
+            return new CommandLine(cmd).execute("--group", groupArg, "--interface", "lo", "--out",
+                    dir.resolve("out").toString(), "--count", "1", "--timeout", "60s", "--progress", "100ms",
+                    "--linger", "0", "--grtt", "2ms");
+        });
+        assertThat(Await.until(() -> recvOut.toString().contains("listening on"), java.time.Duration.ofSeconds(10)))
+                .as("the receiver joined before the first object: %s", recvOut).isTrue();
+        // 3 MB at 20 Mbit/s: over a second on the wire, so several progress lines come before the object is complete.
+        int sendExit = new CommandLine(new NormSendCommand()).execute("--group", groupArg, "--interface", "lo",
+                "--rate", "20mbit", "--grtt", "2ms", "--quiet", file.toString());
+        assertThat(recv.get(60, TimeUnit.SECONDS)).as("recv exit; output %s", recvOut).isEqualTo(0);
+        assertThat(sendExit).isZero();
+        String output = recvOut.toString();
+        String beforeComplete = output.substring(0, output.indexOf("received " + dir.resolve("out")));
+        assertThat(beforeComplete.lines().filter(line -> line.matches(
+                " *[0-9.]+ s  [0-9.]+ MB received .*, 0 objects written .*") && !line.contains(" 0.0 MB received")))
+                .as("progress while the object was in transit: %s", output).isNotEmpty();
     }
 
     @Test

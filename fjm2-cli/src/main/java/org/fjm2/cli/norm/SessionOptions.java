@@ -1,4 +1,4 @@
-package org.fjm2.norm.tool;
+package org.fjm2.cli.norm;
 
 import java.time.Duration;
 
@@ -30,7 +30,7 @@ public final class SessionOptions {
 
     @Option(names = "--segment", paramLabel = "BYTES",
             description = "Segment (payload) size per datagram. Default: ${DEFAULT-VALUE}.", defaultValue = "1400")
-    int segment;
+    String segment;
 
     @Option(names = "--block", paramLabel = "K", description = "Source segments per FEC block. Default: ${DEFAULT-VALUE}.",
             defaultValue = "64")
@@ -47,16 +47,17 @@ public final class SessionOptions {
     int autoParity;
 
     @Option(names = "--loss", paramLabel = "LOSS",
-            description = "Inject seeded random packet loss, e.g. 10% or 0.1 (testing repair). Default: none.")
+            description = "Inject seeded random packet loss, e.g. 10%% or 0.1 (testing repair). Default: none.")
     String loss;
 
     @Option(names = "--seed", paramLabel = "S", description = "Seed of the injected loss. Default: ${DEFAULT-VALUE}.",
             defaultValue = "1")
     long seed;
 
-    @Option(names = "--grtt", paramLabel = "SECONDS",
-            description = "Initial group round-trip time estimate. Default: ${DEFAULT-VALUE}.", defaultValue = "0.01")
-    double grtt;
+    @Option(names = "--grtt", paramLabel = "DURATION",
+            description = "Initial group round-trip time estimate (10ms; a bare number is seconds). Default:"
+                    + " ${DEFAULT-VALUE}.", defaultValue = "10ms")
+    String grtt;
 
     @Option(names = "--unicast-nacks", description = "Send NACKs to the sender only, not to the group.")
     boolean unicastNacks;
@@ -81,17 +82,23 @@ public final class SessionOptions {
 
     /** A config builder from the options. */
     NormConfig.Builder builder() {
+        long segmentBytes = Quantities.bytes("--segment", segment);
+        if (segmentBytes > NormConfig.MAX_SEGMENT_SIZE) {
+            throw new IllegalArgumentException("--segment: at most " + NormConfig.MAX_SEGMENT_SIZE + " bytes, got '"
+                    + segment + "'");
+        }
+        Duration grttInitial = Quantities.duration("--grtt", grtt);
         NormConfig.Builder b = NormConfig.builder(host(), port())
                 .interfaceName(interfaceName)
                 .ttl(ttl)
-                .segmentSize(segment)
+                .segmentSize((int) segmentBytes)
                 .blockSize(block)
                 .parity(parity)
                 .autoParity(autoParity)
                 .unicastNacks(unicastNacks)
-                .grttInitial(Duration.ofNanos((long) (grtt * 1e9)));
-        if (grtt * 1e9 < NormConfig.DEFAULT_GRTT_MIN.toNanos()) {
-            b.grttMin(Duration.ofNanos((long) (grtt * 1e9)));
+                .grttInitial(grttInitial);
+        if (grttInitial.compareTo(NormConfig.DEFAULT_GRTT_MIN) < 0) {
+            b.grttMin(grttInitial);
         }
         if (nodeId != null) {
             if (nodeId < 1 || nodeId > 0xFFFFFFFEL) {
@@ -109,6 +116,12 @@ public final class SessionOptions {
         }
         LossInjector injected = LossInjector.random(Quantities.loss("--loss", loss), seed);
         return sending ? LossyTransport.around(null, injected) : LossyTransport.around(injected, null);
+    }
+
+    /** A --timeout: 0 is no limit (Long.MAX_VALUE), else System.nanoTime() at which to give up. */
+    static long deadline(String option, String text) {
+        Duration timeout = Quantities.duration(option, text);
+        return timeout.isZero() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
     }
 
     /** Parses a rate in bit/s in the common grammar (64k, 100m, 100mbit, 1g), at least 8 kbit/s. */

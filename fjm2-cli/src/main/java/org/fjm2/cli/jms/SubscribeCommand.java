@@ -1,4 +1,4 @@
-package org.fjm2.jms.tool;
+package org.fjm2.cli.jms;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
@@ -10,6 +10,7 @@ import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import org.fjm2.jms.ConsumerOverflowException;
 import org.fjm2.jms.MessagesLostException;
+import org.fjm2.util.Quantities;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -18,12 +19,11 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code fjm2 subscribe}: prints one line per message received on a topic, or with {@code --quiet} a summary
  * (messages, msg/s, MB/s, messages lost). Stops after {@code --count} messages, or after {@code --timeout}
- * seconds without a message.
+ * without a message. Stopped by a signal (SIGTERM, Ctrl-C), it still prints the summary.
  */
 @Command(name = "subscribe", mixinStandardHelpOptions = true,
         description = "Subscribe to a topic over FJM2 and print what arrives.",
@@ -57,31 +57,26 @@ public final class SubscribeCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "print only the summary, not one line per message")
     boolean quiet;
 
-    @Option(names = "--timeout", defaultValue = "0",
-            description = "stop after this many seconds without a message, 0 = wait for ever (default: ${DEFAULT-VALUE})")
-    double timeoutSeconds;
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "0",
+            description = "stop after this long without a message (10s, 500ms; a bare number is seconds), 0 = wait"
+                    + " for ever (default: ${DEFAULT-VALUE})")
+    String timeout;
 
     @Override
     public Integer call() throws JMSException {
         if (count < 0) {
             throw new IllegalArgumentException("--count must be >= 0, got " + count);
         }
-        if (timeoutSeconds < 0 || Double.isNaN(timeoutSeconds)) {
-            throw new IllegalArgumentException("--timeout must be >= 0, got " + timeoutSeconds);
-        }
+        long timeoutMillis = Quantities.duration("--timeout", timeout).toMillis();
         PrintWriter out = spec.commandLine().getOut();
-        AtomicLong lost = new AtomicLong();
-        AtomicLong lostUnknown = new AtomicLong();
-        try (Connection connection = ToolSupport.factory(url).createConnection()) {
+        ReceiveTally tally = new ReceiveTally(topic);
+        try (Connection connection = ToolSupport.factory(url).createConnection();
+             SummaryOnSignal onSignal = new SummaryOnSignal(tally, out, spec.commandLine().getErr())) {
             connection.setExceptionListener(e -> {
                 if (e instanceof MessagesLostException m) {
-                    if (m.lostMessages() < 0) {
-                        lostUnknown.incrementAndGet();
-                    } else {
-                        lost.addAndGet(m.lostMessages());
-                    }
+                    tally.lost(m.lostMessages());
                 } else if (e instanceof ConsumerOverflowException o) {
-                    lost.addAndGet(o.droppedMessages());
+                    tally.lost(o.droppedMessages());
                 }
                 LOG.warn(e.getMessage());
             });
@@ -93,46 +88,33 @@ public final class SubscribeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--selector: " + e.getMessage(), e);
             }
             connection.start();
-            long timeoutMillis = (long) (timeoutSeconds * 1000);
-            long received = 0;
-            long bytes = 0;
-            long start = 0;
-            long last = 0;
+            LOG.info("subscribed to {} on {} (a signal or Ctrl-C prints the summary and stops)", topic, url);
             long nextProgress = 0;
-            while (count == 0 || received < count) {
+            while (count == 0 || tally.received() < count) {
                 Message m = timeoutMillis > 0 ? consumer.receive(timeoutMillis) : consumer.receive();
                 if (m == null) {
                     break;
                 }
                 long now = System.nanoTime();
-                if (received == 0) {
-                    start = now;
-                    nextProgress = now + ToolSupport.PROGRESS_INTERVAL_NANOS;
-                }
-                last = now;
-                received++;
                 long size = bodySize(m);
-                bytes += size;
+                tally.received(size, now);
                 if (!quiet) {
                     out.println(describe(m, size));
+                } else if (tally.received() == 1) {
+                    nextProgress = now + ToolSupport.PROGRESS_INTERVAL_NANOS;
                 } else if (now >= nextProgress) {
-                    LOG.info("received {} messages ({} msg/s)", received,
-                            Math.round(ToolSupport.perSecond(received, now - start)));
+                    LOG.info("received {} messages ({} msg/s)", tally.received(),
+                            Math.round(tally.messagesPerSecond(now)));
                     nextProgress = now + ToolSupport.PROGRESS_INTERVAL_NANOS;
                 }
             }
-            long elapsed = last - start;
-            String lostText = lost.get() + (lostUnknown.get() > 0 ? " (+ an unknown number)" : "");
-            out.printf("received %d messages (%d bytes of body) from %s in %.3f s: %.0f msg/s, %.2f MB/s, lost %s%n",
-                    received, bytes, topic, elapsed / 1e9, ToolSupport.perSecond(received, elapsed),
-                    ToolSupport.megabytesPerSecond(bytes, elapsed), lostText);
-            out.flush();
-            if (count > 0 && received < count) {
-                spec.commandLine().getErr().printf("fjm2 subscribe: timed out after %s s of silence with %d of %d"
-                        + " messages%n", timeoutSeconds, received, count);
+            tally.printSummaryOnce(out);
+            if (count > 0 && tally.received() < count) {
+                spec.commandLine().getErr().printf("fjm2 subscribe: timed out after %.1f s of silence with %d of %d"
+                        + " messages%n", timeoutMillis / 1e3, tally.received(), count);
                 return EXIT_TIMED_OUT;
             }
-            return lost.get() > 0 || lostUnknown.get() > 0 ? EXIT_LOST : 0;
+            return tally.anyLost() ? EXIT_LOST : 0;
         }
     }
 

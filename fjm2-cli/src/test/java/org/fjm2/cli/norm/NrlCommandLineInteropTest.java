@@ -1,4 +1,4 @@
-package org.fjm2.norm.tool;
+package org.fjm2.cli.norm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
