@@ -75,12 +75,18 @@ class AdminCommandTest {
                 "--tls-key", tls.privateKey().toString());
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PrintStream stderr = System.err;
+        PrintStream stdout = System.out;
         EmbeddedAdminServer server;
-        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8)); // the WAR logs to System.err
+        // The start's log, wherever the logging configuration on the class path sends it (the launcher's: stderr;
+        // a test configuration: stdout).
+        PrintStream capture = new PrintStream(log, true, StandardCharsets.UTF_8);
+        System.setErr(capture);
+        System.setOut(capture);
         try {
             server = command.startServer();
         } finally {
             System.setErr(stderr);
+            System.setOut(stdout);
         }
         try (server) {
             assertThat(server.scheme()).isEqualTo("https");
