@@ -45,6 +45,8 @@ final class Acknowledgements {
         int missedRounds;
         boolean answeredThisRound;
         long lastHeardNanos;
+        /** When the rounds began waiting for it without hearing from it since (silence counts from there). */
+        long waitedSinceNanos;
         /** When it last acknowledged something new (or started being tracked). */
         long lastProgressNanos;
         /** It answers every round that lists it (it said "alive"): silence then means it is gone. */
@@ -53,6 +55,7 @@ final class Acknowledgements {
         Receiver(int nodeId, long nowNanos) {
             this.nodeId = nodeId;
             this.lastProgressNanos = nowNanos;
+            this.waitedSinceNanos = nowNanos;
         }
     }
 
@@ -76,14 +79,11 @@ final class Acknowledgements {
     /** Receivers suspended for silence, kept so that they rejoin with what they had acknowledged. */
     private final IntObjectHashMap<Receiver> suspended = new IntObjectHashMap<>();
     private int dropped;
-    /** Told the node id of every receiver no longer tracked (left, suspended, dropped, evicted). */
-    private final java.util.function.IntConsumer untracked;
 
     // The active round.
     private boolean roundActive;
     private int roundObject;
     private int flushesLeft;
-    private long roundStartNanos;
     // A user-requested round (reported through the listener) waits for its object to be sent.
     private long userTicket = -1;
     private int userObject = -1;
@@ -93,11 +93,8 @@ final class Acknowledgements {
     /**
      * @param capacity        most receivers tracked
      * @param noProgressNanos how long a receiver may acknowledge nothing new before it is no longer waited for
-     * @param untracked       told the node id of each receiver no longer tracked
      */
-    Acknowledgements(boolean autoTrack, int capacity, long noProgressNanos, org.fjm2.norm.protocol.ProtocolContext ctx,
-                     java.util.function.IntConsumer untracked) {
-        this.untracked = untracked;
+    Acknowledgements(boolean autoTrack, int capacity, long noProgressNanos, org.fjm2.norm.protocol.ProtocolContext ctx) {
         this.autoTrack = autoTrack;
         this.capacity = capacity;
         this.noProgressNanos = noProgressNanos;
@@ -150,7 +147,6 @@ final class Acknowledgements {
         }
         receivers.remove(eldest.nodeId);
         receiverList.remove(eldest);
-        untracked.accept(eldest.nodeId);
         ctx.counters().increment(org.fjm2.norm.api.NormCounters.Counter.RECEIVERS_EVICTED);
         if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_EVICTED)) {
             LOG.warn("more than maxReceivers={} receivers give feedback: no longer waiting for receiver {}, heard from "
@@ -171,12 +167,11 @@ final class Acknowledgements {
         for (int i = receiverList.size() - 1; i >= 0; i--) {
             Receiver r = receiverList.get(i);
             boolean done = r.acked && atOrAfter(r.ackedObject, roundObject);
-            // Silence counts from the round's start at the earliest: between rounds a receiver has nothing to say.
-            long since = r.lastHeardNanos - roundStartNanos > 0 ? r.lastHeardNanos : roundStartNanos;
+            // Silence counts from the first round it left unanswered: between rounds it has nothing to say.
+            long since = r.lastHeardNanos - r.waitedSinceNanos > 0 ? r.lastHeardNanos : r.waitedSinceNanos;
             if (!done && r.answersRounds && nowNanos - since >= silenceNanos) {
                 receiverList.remove(i);
                 receivers.remove(r.nodeId);
-                untracked.accept(r.nodeId);
                 if (suspended.size() >= capacity) {
                     suspended.clear();      // forgotten: they rejoin as new receivers if they come back
                 }
@@ -216,7 +211,6 @@ final class Acknowledgements {
     void leave(int nodeId) {
         suspended.remove(nodeId);
         Receiver r = receivers.remove(nodeId);
-        untracked.accept(nodeId);
         if (r != null) {
             receiverList.remove(r);
             LOG.debug("receiver {} left", Integer.toUnsignedString(nodeId));
@@ -270,11 +264,15 @@ final class Acknowledgements {
     /** Starts a round for watermark {@code objectId} (the last object sent). */
     void startRound(int objectId, int flushes) {
         roundActive = true;
-        roundStartNanos = ctx.nanoTime();
         roundObject = objectId;
         flushesLeft = flushes;
+        long now = ctx.nanoTime();
         for (int i = 0; i < receiverList.size(); i++) {
-            receiverList.get(i).answeredThisRound = false;
+            Receiver r = receiverList.get(i);
+            if (r.lastHeardNanos - r.waitedSinceNanos >= 0) {
+                r.waitedSinceNanos = now;     // heard since it was last waited for: a fresh wait begins
+            }
+            r.answeredThisRound = false;
         }
         if (userNodes != null && userObject == objectId) {
             userRoundActive = true;
@@ -365,7 +363,6 @@ final class Acknowledgements {
     private void drop(Receiver r) {
         receivers.remove(r.nodeId);
         receiverList.remove(r);
-        untracked.accept(r.nodeId);
         dropped++;
     }
 

@@ -104,7 +104,7 @@ final class FeedbackHandler {
                     Integer.toUnsignedString(feedback.sourceId()), feedback.type(), feedback.ackType());
         }
         if (rttMicros >= 0 && rttMicros < config.grttMax().toNanos() / 1000 * 4) {
-            grtt.onRtt(feedback.sourceId(), rttMicros / 1e6, ctx.nanoTime());
+            grtt.onRtt(rttMicros / 1e6, ctx.nanoTime());
             if (grtt.takeRaised()) {
                 probes.soon(ctx.nanoTime());    // a larger RTT may be one slow moment: measure again soon
             }

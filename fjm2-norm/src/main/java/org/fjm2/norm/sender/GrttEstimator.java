@@ -1,136 +1,82 @@
 package org.fjm2.norm.sender;
 
-import io.netty.util.collection.IntObjectHashMap;
 import org.fjm2.norm.codec.Quantizer;
 
 /**
  * The sender's estimate of the group round-trip time (the largest RTT among receivers), which it advertises in
  * every message and which scales every NORM timer. A larger measurement is taken at once (RFC 5740 section
- * 5.5.1: 0.25 old + 0.75 new), so that receivers never NACK before repairs could have come back.
+ * 5.5.1: 0.25 old + 0.75 new), so that receivers never NACK before repairs could have come back. It comes down
+ * every {@link #DECREASE_INTERVAL_NANOS}, to the largest RTT heard in that interval but by at most half, so one slow
+ * outlier (a receiver's JIT warm-up, a GC pause, a burst queued in a socket) costs a second or so of too-long timers
+ * instead of minutes: an inflated GRTT slows every repair and every acknowledgement round. Coming down by at most
+ * half keeps it above the spread of a loaded host's samples (following each receiver's latest sample instead
+ * advertised 2 ms between samples of 50 ms, and rounds ran out before repairs came back).
  * <p>
- * Coming down, the estimate follows each receiver's <em>latest</em> RTT: it falls, at most once per
- * {@link #DECREASE_INTERVAL_NANOS}, to the largest latest RTT among the receivers heard in the last
- * {@code memoryNanos}. One slow sample (a receiver's JIT warm-up, a GC pause, a burst queued in a socket, a process
- * descheduled on a loaded host) therefore costs only until that receiver's next sample. Decaying from the largest
- * sample of recent intervals instead kept a one-off 5 s sample for many seconds when feedback is sparse (a receiver
- * answers a probe every few seconds): every repair, every acknowledgement round and the silence that suspends a dead
- * receiver scale with the GRTT, so one sample stalled a publisher for seconds. A receiver that still measures as
- * much keeps the estimate up, and one that went quiet stops counting after {@code memoryNanos}.
- * <p>
- * Never below one datagram's serialisation time at the current rate. Owned by the session's event loop.
+ * An interval ends at a sample or at a probe: when the only slow receiver died, no sample may come to end it, and the
+ * estimate (with the silence that suspends that receiver, 8 GRTTs) stayed up for seconds. Never below one datagram's
+ * serialisation time at the current rate. Owned by the session's event loop.
  */
 public final class GrttEstimator {
 
     /** How often the estimate may come down to what the receivers currently measure. */
     static final long DECREASE_INTERVAL_NANOS = 250_000_000L;
-    /** Receivers whose latest RTT is remembered (further ones still raise the estimate, but are not tracked). */
-    static final int MAX_TRACKED_RECEIVERS = 1024;
-    /**
-     * A receiver that answered none of this many probes in a row, and was not heard for twice its own RTT, no longer
-     * counts: it died or was descheduled, and its last sample (often the slow one) must not hold the estimate, and
-     * with it the silence that would suspend it, up for the whole memory.
-     */
-    static final int UNANSWERED_PROBES = 3;
 
     private final double min;
     private final double max;
-    private final long memoryNanos;
-    private final IntObjectHashMap<LatestRtt> latest = new IntObjectHashMap<>();
     private double measured;
-    private long lastDecreaseNanos;
-    private boolean decreasedOnce;
+    private double peak;
+    private boolean heardResponse;
+    private long intervalStartNanos;
+    private boolean intervalStarted;
     private int quantized;
     private double advertised;
     private double floor;
     private boolean raised;
-    private long probesSent;
 
-    /** {@code memoryNanos}: how long a receiver's latest RTT counts without a newer one. */
-    public GrttEstimator(double initialSeconds, double minSeconds, double maxSeconds, long memoryNanos) {
+    public GrttEstimator(double initialSeconds, double minSeconds, double maxSeconds) {
         this.min = minSeconds;
         this.max = maxSeconds;
-        this.memoryNanos = memoryNanos;
         this.measured = initialSeconds;
         update();
     }
 
-    /** Receiver {@code nodeId} measured {@code rtt} seconds, heard at {@code nowNanos}. */
-    public void onRtt(int nodeId, double rtt, long nowNanos) {
+    /** A receiver's RTT measurement, in seconds, taken at {@code nowNanos}. */
+    public void onRtt(double rtt, long nowNanos) {
         if (!(rtt >= 0)) {
             return;
         }
-        LatestRtt entry = latest.get(nodeId);
-        if (entry == null && (latest.size() < MAX_TRACKED_RECEIVERS || forgetQuiet(nowNanos))) {
-            entry = new LatestRtt();
-            latest.put(nodeId, entry);
+        if (!intervalStarted) {
+            intervalStarted = true;
+            intervalStartNanos = nowNanos;
         }
-        if (entry != null) {
-            entry.rtt = rtt;
-            entry.heardNanos = nowNanos;
-            entry.probesAtSample = probesSent;
-        }
+        heardResponse = true;
         if (rtt > measured) {
             measured = Math.min(max, 0.25 * measured + 0.75 * rtt);
             raised = true;
             update();
-        } else {
-            comeDown(nowNanos, rtt);
+        }
+        peak = Math.max(peak, rtt);
+        if (nowNanos - intervalStartNanos >= DECREASE_INTERVAL_NANOS) {
+            endInterval(nowNanos);
         }
     }
 
-    /** At most once per interval: down to the largest latest RTT of the receivers that count (never below {@code least}). */
-    private void comeDown(long nowNanos, double least) {
-        if (decreasedOnce && nowNanos - lastDecreaseNanos < DECREASE_INTERVAL_NANOS) {
-            return;
-        }
-        decreasedOnce = true;
-        lastDecreaseNanos = nowNanos;
-        double largest = Math.max(largestRecent(nowNanos), least);
-        if (largest > 0 && largest < measured) {
-            measured = largest;
+    /** Lets the estimate come down towards the interval's peak (at most halving), and starts a new interval. */
+    private void endInterval(long nowNanos) {
+        if (heardResponse && peak < measured) {
+            measured = Math.max(peak, 0.5 * measured);
             update();
         }
+        heardResponse = false;
+        peak = 0;
+        intervalStartNanos = nowNanos;
     }
 
-    /** The largest latest RTT of the receivers heard within the memory; forgets the others. */
-    private double largestRecent(long nowNanos) {
-        double largest = 0;
-        var it = latest.values().iterator();
-        while (it.hasNext()) {
-            LatestRtt e = it.next();
-            long quiet = nowNanos - e.heardNanos;
-            if (quiet > memoryNanos
-                    || (probesSent - e.probesAtSample >= UNANSWERED_PROBES && quiet > (long) (2e9 * e.rtt))) {
-                it.remove();
-            } else if (e.rtt > largest) {
-                largest = e.rtt;
-            }
-        }
-        return largest;
-    }
-
-    /** Makes room for a new receiver by forgetting the quiet ones; true when some room was made. */
-    private boolean forgetQuiet(long nowNanos) {
-        largestRecent(nowNanos);
-        return latest.size() < MAX_TRACKED_RECEIVERS;
-    }
-
-    /**
-     * Forgets a receiver that left, was suspended or dropped: its latest RTT no longer holds the estimate up (a
-     * receiver killed right after one slow sample would otherwise keep it up, and with it the silence that suspends
-     * it, for the whole memory).
-     */
-    public void forget(int nodeId) {
-        latest.remove(nodeId);
-    }
-
-    /**
-     * A probe went out at {@code nowNanos}: receivers that keep not answering stop counting, and the estimate may come
-     * down without waiting for a sample (when only the one receiver that went quiet held it up, none may come).
-     */
+    /** A probe went out at {@code nowNanos}: the interval ends here if it is due, sample or not. */
     public void onProbeSent(long nowNanos) {
-        probesSent++;
-        comeDown(nowNanos, 0);
+        if (intervalStarted && nowNanos - intervalStartNanos >= DECREASE_INTERVAL_NANOS) {
+            endInterval(nowNanos);
+        }
     }
 
     /** Whether the estimate went up since the last call: the sender then probes soon, to confirm or correct it. */
@@ -167,16 +113,5 @@ public final class GrttEstimator {
 
     public double measured() {
         return measured;
-    }
-
-    /** Receivers whose latest RTT is remembered. */
-    int trackedReceivers() {
-        return latest.size();
-    }
-
-    private static final class LatestRtt {
-        double rtt;
-        long heardNanos;
-        long probesAtSample;
     }
 }

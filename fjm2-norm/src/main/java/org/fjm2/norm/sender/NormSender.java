@@ -40,11 +40,6 @@ public final class NormSender {
     public static final int PRIORITIES = 10;
     /** SQUELCH repetitions announcing the first object id of a new sender instance. */
     static final int START_SQUELCHES = 5;
-    /**
-     * A receiver's latest RTT keeps the GRTT up for this many of the longest probe intervals without a newer one: a
-     * live receiver answers every probe, so a receiver silent for three has left or been suspended.
-     */
-    static final int RTT_MEMORY_PROBE_INTERVALS = 3;
 
     private final ProtocolContext ctx;
     private final NormConfig config;
@@ -73,12 +68,11 @@ public final class NormSender {
         });
         RateController rate = config.rateControl() == NormConfig.RateControl.ADAPTIVE
                 ? new AdaptiveRateController(config.txRate()) : new FixedRateController(config.txRate());
-        this.grtt = new GrttEstimator(seconds(config.grttInitial()), seconds(config.grttMin()), seconds(config.grttMax()),
-                RTT_MEMORY_PROBE_INTERVALS * config.probeIntervalMax().toNanos());
+        this.grtt = new GrttEstimator(seconds(config.grttInitial()), seconds(config.grttMin()), seconds(config.grttMax()));
         grtt.packetInterval((config.segmentSize() + SenderPackets.HEADER_ROOM) * 8.0 / config.txRate());
         this.window = new TxWindow(config.txCacheObjects(), ThreadLocalRandom.current().nextInt(0x10000));
         this.acks = new Acknowledgements(true, config.maxReceivers(),
-                Acknowledgements.NO_PROGRESS_HOLDS * config.maxHold().toNanos(), ctx, grtt::forget);
+                Acknowledgements.NO_PROGRESS_HOLDS * config.maxHold().toNanos(), ctx);
         SenderPackets packets = new SenderPackets(ctx, instanceId, grtt, parityEncoder);
         RepairScheduler repairs = new RepairScheduler(ctx, window, grtt);
         CacheEviction eviction = new CacheEviction(ctx, window, queues, admission, acks, grtt);
