@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.fjm2.tunnel.relay.RecentPacketFilter;
+import org.fjm2.tunnel.relay.RelaySettings;
 import org.fjm2.tunnel.repair.RepairCache;
 import org.fjm2.tunnel.security.ReplayProtection;
 import org.fjm2.tunnel.security.TunnelKey;
@@ -166,6 +167,13 @@ public final class TunnelConfig {
     /** Host (name or address) registered with the admin: where peers reach us. */
     public String advertisedHost() { return advertisedHost; }
     public Duration adminKeepalive() { return adminKeepalive; }
+
+    /** The part of the configuration the relay works with. */
+    public RelaySettings relaySettings() {
+        return new RelaySettings(nodeId, key, seal, peerRate, peerBurstBytes, peerQueueBytes, hopByHop,
+                repairCacheBytes, repairCacheEntries, repairHoldoff, transit, acceptUnlisted, filterCapacity, keepalive,
+                peerTimeout, maxClockSkewSeconds);
+    }
 
     @Override
     public String toString() {

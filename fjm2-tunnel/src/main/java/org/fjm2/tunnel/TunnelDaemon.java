@@ -38,6 +38,7 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.transport.NettyTransport;
+import org.fjm2.norm.util.LoopWake;
 import org.fjm2.tunnel.admin.AdminClient;
 import org.fjm2.tunnel.admin.PeerAddress;
 import org.fjm2.tunnel.relay.Peer;
@@ -74,10 +75,8 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     private Channel wan;
     private AdminClient admin;
     private ObjectName jmxName;
-    private ScheduledFuture<?> wake;
-    private long wakeDeadline = Long.MAX_VALUE;
+    private final LoopWake wake;
     private ScheduledFuture<?> status;
-    private final Runnable wakeTask = this::onWake;
     private volatile List<Relay.PeerSpec> staticPeers = List.of();
     private volatile List<Relay.PeerSpec> adminPeers = List.of();
     private volatile boolean closed;
@@ -91,8 +90,9 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                 .build();
         this.lan = new NettyTransport(lanConfig, new LanHandler(), "fjm2d-" + config.nodeId());
         this.loop = lan.eventLoop();
+        this.wake = new LoopWake(loop, this::pass);
         this.localAddresses = localAddresses();
-        this.relay = new Relay(config, PooledByteBufAllocator.DEFAULT, new Output(), this::isOwnEmission,
+        this.relay = new Relay(config.relaySettings(), PooledByteBufAllocator.DEFAULT, new Output(), this::isOwnEmission,
                 Relay.randomSeed());
     }
 
@@ -126,7 +126,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         }
         call(() -> {
             relay.setPeers(staticPeers, System.nanoTime());
-            rearm(relay.pump(System.nanoTime()));
+            pass();
             return null;
         });
         if (config.admin() != null) {
@@ -227,46 +227,24 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         if (!closed) {
             loop.execute(() -> {
                 relay.setPeers(all, System.nanoTime());
-                rearm(relay.pump(System.nanoTime()));
+                pass();
             });
         }
     }
 
     // ---- event loop --------------------------------------------------------------------------------------------------
 
-    private void onWake() {
-        wake = null;
-        wakeDeadline = Long.MAX_VALUE;
-        if (!closed) {
-            rearm(relay.pump(System.nanoTime()));
-            flush();
+    /** The duty cycle: send what the pacers allow, greet peers, flush the sockets, and arm the next pass. */
+    private void pass() {
+        if (closed) {
+            return;
         }
-    }
-
-    private void afterReads() {
-        rearm(relay.pump(System.nanoTime()));
-        flush();
-    }
-
-    private void flush() {
+        long next = relay.pump(System.nanoTime());
         lan.flush();
         if (wan != null) {
             wan.flush();
         }
-    }
-
-    private void rearm(long deadline) {
-        if (closed || deadline == Long.MAX_VALUE) {
-            return;
-        }
-        if (wake != null) {
-            if (wakeDeadline - deadline <= 0) {
-                return;
-            }
-            wake.cancel(false);
-        }
-        wakeDeadline = deadline;
-        wake = loop.schedule(wakeTask, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        wake.at(next);
     }
 
     private <T> T call(Supplier<T> task) {
@@ -302,7 +280,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         @Override
         public void onReadComplete() {
             if (!closed) {
-                afterReads();
+                pass();
             }
         }
 
@@ -329,7 +307,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
             if (!closed) {
-                afterReads();
+                pass();
             }
         }
 
@@ -477,9 +455,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                     if (status != null) {
                         status.cancel(false);
                     }
-                    if (wake != null) {
-                        wake.cancel(false);
-                    }
+                    wake.cancel();
                     relay.close();
                     return null;
                 });

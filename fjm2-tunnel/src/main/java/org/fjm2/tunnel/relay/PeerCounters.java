@@ -1,7 +1,9 @@
 package org.fjm2.tunnel.relay;
 
+import org.fjm2.norm.util.EnumCounters;
+
 /**
- * Counters of one peer (see {@link EnumCounters} for the threading).
+ * Counters of one peer (see fjm2-norm's {@link EnumCounters} for the threading).
  */
 public final class PeerCounters extends EnumCounters<PeerCounters.Counter> {
 

@@ -15,7 +15,6 @@ import org.fjm2.norm.codec.NormFlyweight;
 import org.fjm2.norm.codec.NormPacketValidator;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
-import org.fjm2.tunnel.TunnelConfig;
 import org.fjm2.tunnel.relay.RelayCounters.Counter;
 import org.fjm2.tunnel.repair.NackResponder;
 import org.fjm2.tunnel.repair.RepairCache;
@@ -78,7 +77,7 @@ public final class Relay implements AutoCloseable {
         }
     }
 
-    private final TunnelConfig config;
+    private final RelaySettings settings;
     private final ByteBufAllocator alloc;
     private final Output output;
     private final Predicate<InetSocketAddress> ownEmission;
@@ -108,22 +107,22 @@ public final class Relay implements AutoCloseable {
      * @param ownEmission recognises the source address of our own LAN emissions, heard back through loopback
      * @param hashSeed seed of the duplicate filter's hash (random in production, fixed in tests)
      */
-    public Relay(TunnelConfig config, ByteBufAllocator alloc, Output output, Predicate<InetSocketAddress> ownEmission,
+    public Relay(RelaySettings settings, ByteBufAllocator alloc, Output output, Predicate<InetSocketAddress> ownEmission,
                  long hashSeed) {
-        this.config = config;
+        this.settings = settings;
         this.alloc = alloc;
         this.output = output;
         this.ownEmission = ownEmission;
-        this.codec = new FrameCodec(config.key(), FrameCodec.tagOf(config.nodeId()), config.seal(),
+        this.codec = new FrameCodec(settings.key(), FrameCodec.tagOf(settings.nodeId()), settings.seal(),
                 FrameCodec.initialCounter());
-        this.replay = new ReplayProtection(config.maxClockSkewSeconds());
-        this.filter = new RecentPacketFilter(config.filterCapacity());
+        this.replay = new ReplayProtection(settings.maxClockSkewSeconds());
+        this.filter = new RecentPacketFilter(settings.filterCapacity());
         this.hashSeed = hashSeed;
-        this.cache = config.hopByHop()
-                ? new RepairCache(alloc, config.repairCacheBytes(), config.repairCacheEntries()) : null;
-        this.holdoffNanos = config.repairHoldoff().toNanos();
-        this.keepaliveNanos = config.keepalive().toNanos();
-        this.peerTimeoutNanos = config.peerTimeout().toNanos();
+        this.cache = settings.hopByHop()
+                ? new RepairCache(alloc, settings.repairCacheBytes(), settings.repairCacheEntries()) : null;
+        this.holdoffNanos = settings.repairHoldoff().toNanos();
+        this.keepaliveNanos = settings.keepalive().toNanos();
+        this.peerTimeoutNanos = settings.peerTimeout().toNanos();
     }
 
     /** A seed for {@link #Relay}'s hash from a fresh random source. */
@@ -168,7 +167,7 @@ public final class Relay implements AutoCloseable {
             if (existing == null) {
                 int tag = spec.id() != null ? FrameCodec.tagOf(spec.id()) : 0;
                 existing = new Peer(spec.name(), true, spec.address(), tag,
-                        new WanPacer(config.peerRate(), config.peerBurstBytes(), config.peerQueueBytes()), this);
+                        new WanPacer(settings.peerRate(), settings.peerBurstBytes(), settings.peerQueueBytes()), this);
                 existing.lastSentNanos = now - keepaliveNanos;  // greet it at once
                 LOG.info("peer {} added", existing);
             }
@@ -222,9 +221,9 @@ public final class Relay implements AutoCloseable {
                 }
                 p.tag(tag);
                 reindex();
-            } else if (config.acceptUnlisted()) {
+            } else if (settings.acceptUnlisted()) {
                 p = new Peer(from.getAddress().getHostAddress() + ":" + from.getPort(), false, from, tag,
-                        new WanPacer(config.peerRate(), config.peerBurstBytes(), config.peerQueueBytes()), this);
+                        new WanPacer(settings.peerRate(), settings.peerBurstBytes(), settings.peerQueueBytes()), this);
                 p.lastSentNanos = now;
                 peers.add(p);
                 reindex();
@@ -347,7 +346,7 @@ public final class Relay implements AutoCloseable {
         }
         learnSender(message, type, peer);
         emitOnLan(message, index, length);
-        if (config.transit()) {
+        if (settings.transit()) {
             forwardToPeers(message, index, length, peer, false, 0);
         }
     }
@@ -407,7 +406,7 @@ public final class Relay implements AutoCloseable {
             if (senderAt == LAN) {
                 emitOnLan(forward, index, length);
             } else if (senderAt instanceof Peer p) {
-                if (from == LAN || config.transit()) {
+                if (from == LAN || settings.transit()) {
                     sendTo(p, forward, index, length, true, 0);
                 } else {
                     counters.increment(Counter.FEEDBACK_UNROUTABLE);
@@ -416,7 +415,7 @@ public final class Relay implements AutoCloseable {
                 forwardToPeers(forward, index, length, null, true, 0);     // sender not heard yet: ask everyone
             } else {
                 emitOnLan(forward, index, length);
-                if (config.transit()) {
+                if (settings.transit()) {
                     forwardToPeers(forward, index, length, (Peer) from, true, 0);
                 }
             }
@@ -509,8 +508,8 @@ public final class Relay implements AutoCloseable {
             long n = p.counters().get(PeerCounters.Counter.QUEUE_DROPS);
             if (Long.bitCount(n) == 1) {
                 LOG.warn("peer {}: pacing queue full ({} bytes at {} bit/s), frame dropped; {} so far "
-                        + "(NORM repair recovers them; logged at powers of two)", p, config.peerQueueBytes(),
-                        config.peerRate(), n);
+                        + "(NORM repair recovers them; logged at powers of two)", p, settings.peerQueueBytes(),
+                        settings.peerRate(), n);
             }
         } else {
             p.lastSentNanos = now;

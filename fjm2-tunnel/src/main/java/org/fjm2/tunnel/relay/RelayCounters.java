@@ -1,7 +1,9 @@
 package org.fjm2.tunnel.relay;
 
+import org.fjm2.norm.util.EnumCounters;
+
 /**
- * The daemon's counters (per-peer ones are in {@link PeerCounters}; threading in {@link EnumCounters}). Every
+ * The daemon's counters (per-peer ones are in {@link PeerCounters}; threading in fjm2-norm's {@link EnumCounters}). Every
  * drop has its counter: nothing is lost in silence.
  */
 public final class RelayCounters extends EnumCounters<RelayCounters.Counter> {

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.fjm2.tunnel.TunnelConfig;
 import org.fjm2.tunnel.TunnelDaemon;
 import org.fjm2.tunnel.security.TunnelKey;
+import org.fjm2.util.Quantities;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -142,7 +143,7 @@ public final class TunnelCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         TunnelConfig config = config();
         java.time.Duration runFor = value("duration", duration) == null ? java.time.Duration.ZERO
-                : Units.duration("--duration", value("duration", duration));
+                : Quantities.duration("--duration", value("duration", duration));
         CountDownLatch stop = new CountDownLatch(1);
         TunnelDaemon daemon = TunnelDaemon.start(config);
         Thread hook = new Thread(() -> {
@@ -176,7 +177,7 @@ public final class TunnelCommand implements Callable<Integer> {
         TunnelConfig.Builder b = TunnelConfig.builder(g.getHostString(), g.getPort());
         apply("interface", interfaceName, b::interfaceName);
         apply("listen", listen, v -> b.listen(v.contains(":") ? hostPort("--listen", v, -1)
-                : new InetSocketAddress(Units.integer("--listen", v, 0, 65535))));
+                : new InetSocketAddress(integer("--listen", v, 0, 65535))));
         apply("node-id", nodeId, b::nodeId);
         List<String> peerList = peers != null ? peers : splitList(file.getProperty("peer"));
         for (String p : peerList) {
@@ -188,18 +189,18 @@ public final class TunnelCommand implements Callable<Integer> {
                     + "(create one with: openssl rand -hex 32 > tunnel.key; chmod 600 tunnel.key)");
         }
         b.key(TunnelKey.load(key));
-        apply("seal", seal, v -> b.seal(Units.bool("--seal", v)));
-        apply("rate", rate, v -> b.peerRate(Units.rate("--rate", v)));
-        apply("burst", burst, v -> b.peerBurstBytes((int) Math.min(Integer.MAX_VALUE, Units.bytes("--burst", v))));
-        apply("queue", queue, v -> b.peerQueueBytes(Units.bytes("--queue", v)));
-        apply("hop-by-hop", hopByHop, v -> b.hopByHop(Units.bool("--hop-by-hop", v)));
-        apply("repair-cache", repairCache, v -> b.repairCacheBytes(Units.bytes("--repair-cache", v)));
-        apply("repair-holdoff", repairHoldoff, v -> b.repairHoldoff(Units.duration("--repair-holdoff", v)));
-        apply("transit", transit, v -> b.transit(Units.bool("--transit", v)));
-        apply("accept-unlisted", acceptUnlisted, v -> b.acceptUnlisted(Units.bool("--accept-unlisted", v)));
-        apply("keepalive", keepalive, v -> b.keepalive(Units.duration("--keepalive", v)));
-        apply("status-interval", statusInterval, v -> b.statusInterval(Units.duration("--status-interval", v)));
-        apply("ttl", ttl, v -> b.ttl(Units.integer("--ttl", v, 0, 255)));
+        apply("seal", seal, v -> b.seal(bool("--seal", v)));
+        apply("rate", rate, v -> b.peerRate(Quantities.rate("--rate", v)));
+        apply("burst", burst, v -> b.peerBurstBytes((int) Math.min(Integer.MAX_VALUE, Quantities.bytes("--burst", v))));
+        apply("queue", queue, v -> b.peerQueueBytes(Quantities.bytes("--queue", v)));
+        apply("hop-by-hop", hopByHop, v -> b.hopByHop(bool("--hop-by-hop", v)));
+        apply("repair-cache", repairCache, v -> b.repairCacheBytes(Quantities.bytes("--repair-cache", v)));
+        apply("repair-holdoff", repairHoldoff, v -> b.repairHoldoff(Quantities.duration("--repair-holdoff", v)));
+        apply("transit", transit, v -> b.transit(bool("--transit", v)));
+        apply("accept-unlisted", acceptUnlisted, v -> b.acceptUnlisted(bool("--accept-unlisted", v)));
+        apply("keepalive", keepalive, v -> b.keepalive(Quantities.duration("--keepalive", v)));
+        apply("status-interval", statusInterval, v -> b.statusInterval(Quantities.duration("--status-interval", v)));
+        apply("ttl", ttl, v -> b.ttl(integer("--ttl", v, 0, 255)));
         apply("transport", transport, b::transport);
         String adminUrl = value("admin", admin);
         if (adminUrl != null) {
@@ -283,6 +284,26 @@ public final class TunnelCommand implements Callable<Integer> {
             return InetSocketAddress.createUnresolved(host, port);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + ": bad port in '" + text + "'");
+        }
+    }
+
+    private static boolean bool(String name, String text) {
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> throw new IllegalArgumentException(name + ": expected true or false, got '" + text + "'");
+        };
+    }
+
+    private static int integer(String name, String text, int min, int max) {
+        try {
+            int v = Integer.parseInt(text.trim());
+            if (v < min || v > max) {
+                throw new IllegalArgumentException(name + ": must be " + min + ".." + max + ", got " + v);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + ": not a number: '" + text + "'");
         }
     }
 
