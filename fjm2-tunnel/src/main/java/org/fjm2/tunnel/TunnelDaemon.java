@@ -38,6 +38,7 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.transport.NettyTransport;
+import org.fjm2.norm.util.LogLimiter;
 import org.fjm2.norm.util.LoopWake;
 import org.fjm2.tunnel.admin.AdminClient;
 import org.fjm2.tunnel.admin.PeerAddress;
@@ -76,6 +77,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     private AdminClient admin;
     private ObjectName jmxName;
     private final LoopWake wake;
+    private final LogLimiter failureLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
     private ScheduledFuture<?> status;
     private volatile List<Relay.PeerSpec> staticPeers = List.of();
     private volatile List<Relay.PeerSpec> adminPeers = List.of();
@@ -269,11 +271,23 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         }
     }
 
+    /** A bug, not bad input (that is refused and counted): logged (rate-limited) and survived. */
+    private void relayFailed(InetSocketAddress from, RuntimeException e) {
+        if (failureLog.allow()) {
+            LOG.error("datagram from {} dropped: the relay failed ({} more since the last line)", from,
+                    failureLog.takeSuppressed(), e);
+        }
+    }
+
     private final class LanHandler implements NettyTransport.Handler {
         @Override
         public void onDatagram(ByteBuf datagram, InetSocketAddress sender) {
-            if (!closed) {
-                relay.onLanDatagram(datagram, sender, System.nanoTime());
+            try {
+                if (!closed) {
+                    relay.onLanDatagram(datagram, sender, System.nanoTime());
+                }
+            } catch (RuntimeException e) {
+                relayFailed(sender, e);
             }
         }
 
@@ -298,7 +312,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                     relay.onWanDatagram(packet.content(), packet.sender(), System.nanoTime());
                 }
             } catch (RuntimeException e) {
-                LOG.error("datagram from {} dropped: relay failed", packet.sender(), e);
+                relayFailed(packet.sender(), e);
             } finally {
                 packet.release();
             }
@@ -402,14 +416,38 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                 .append(mb(c.get(RelayCounters.Counter.LAN_BYTES_OUT)))
                 .append(", dup ").append(c.get(RelayCounters.Counter.DUPLICATES))
                 .append(", malformed ").append(c.get(RelayCounters.Counter.MALFORMED))
-                .append(", rejected ").append(c.rejected())
+                .append(", rejected ").append(c.rejected());
+        if (c.rejected() > 0) {
+            sb.append(" (").append(c.refusals()).append(')');
+        }
+        sb
                 .append(", repairs served ").append(c.get(RelayCounters.Counter.REPAIRS_SERVED))
                 .append(" (nacks answered ").append(c.get(RelayCounters.Counter.NACKS_ANSWERED))
                 .append(", rewritten ").append(c.get(RelayCounters.Counter.NACKS_REWRITTEN)).append(')');
+        String clash = relay.nodeIdClashWith();
+        if (clash != null) {
+            sb.append(", NODE ID CLASH with ").append(clash).append(" (")
+                    .append(c.get(RelayCounters.Counter.NODE_ID_CLASH)).append(" frames refused)");
+        }
         for (Peer p : relay.peers()) {
             sb.append(" | ").append(peerLine(p));
         }
         return sb.toString();
+    }
+
+    @Override
+    public long getNodeIdClashes() {
+        return relay.counters().get(RelayCounters.Counter.NODE_ID_CLASH);
+    }
+
+    @Override
+    public String getNodeIdClashWith() {
+        return relay.nodeIdClashWith();
+    }
+
+    @Override
+    public String getRefusals() {
+        return relay.counters().refusals();
     }
 
     private static String peerLine(Peer p) {
@@ -418,7 +456,8 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         return p + " in " + c.get(PeerCounters.Counter.PACKETS_IN) + "/" + mb(c.get(PeerCounters.Counter.BYTES_IN))
                 + " out " + c.get(PeerCounters.Counter.PACKETS_OUT) + "/" + mb(c.get(PeerCounters.Counter.BYTES_OUT))
                 + " qdrop " + c.get(PeerCounters.Counter.QUEUE_DROPS) + " repairs "
-                + c.get(PeerCounters.Counter.REPAIRS_SERVED) + " heard "
+                + c.get(PeerCounters.Counter.REPAIRS_SERVED) + " " + p.state().name().toLowerCase(Locale.ROOT)
+                + " heard "
                 + (heard == 0 ? "never" : String.format(Locale.ROOT, "%.1fs ago",
                 (System.currentTimeMillis() - heard) / 1000.0));
     }

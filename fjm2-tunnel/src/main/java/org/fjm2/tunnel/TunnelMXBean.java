@@ -22,4 +22,13 @@ public interface TunnelMXBean {
 
     /** The status line the daemon logs periodically. */
     String getStatusLine();
+
+    /** Authentic frames that claimed this daemon's own node id: another daemon has the same id (0: none). */
+    long getNodeIdClashes();
+
+    /** The address of the last daemon that used this daemon's node id, or null. */
+    String getNodeIdClashWith();
+
+    /** Refused tunnel datagrams by reason (the non-zero ones), e.g. {@code wrong_destination 2, unknown_peer 1}. */
+    String getRefusals();
 }

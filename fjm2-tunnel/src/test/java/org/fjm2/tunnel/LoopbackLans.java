@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -17,6 +18,8 @@ import org.fjm2.norm.ObjectCollector;
 import org.fjm2.norm.TestGroups;
 import org.fjm2.norm.TestObjects;
 import org.fjm2.norm.api.NormConfig;
+import org.fjm2.testkit.Await;
+import org.fjm2.tunnel.relay.Peer;
 import org.fjm2.tunnel.relay.RelayCounters;
 import org.fjm2.tunnel.security.TunnelKey;
 
@@ -124,8 +127,11 @@ public final class LoopbackLans {
                 .isLessThanOrEqualTo(EARLY_GREETINGS);
     }
 
-    /** Makes every daemon a static peer of every other (a full mesh). */
-    public static void fullMesh(TunnelDaemon... daemons) throws IOException {
+    /**
+     * Makes every daemon a static peer of every other (a full mesh) and waits until every peer answered: data flows
+     * only to peers that did.
+     */
+    public static void fullMesh(TunnelDaemon... daemons) throws IOException, InterruptedException {
         for (TunnelDaemon d : daemons) {
             List<InetSocketAddress> others = new ArrayList<>();
             for (TunnelDaemon o : daemons) {
@@ -135,5 +141,13 @@ public final class LoopbackLans {
             }
             d.setStaticPeers(others);
         }
+        awaitAnswering(daemons);
+    }
+
+    /** Waits (bounded) until every peer of every daemon answered its hellos. */
+    public static void awaitAnswering(TunnelDaemon... daemons) throws InterruptedException {
+        Await.untilTrue("every peer answering", () -> Arrays.stream(daemons).allMatch(d -> !d.peers().isEmpty()
+                && d.peers().stream().allMatch(p -> p.state() == Peer.State.ANSWERING)), Duration.ofSeconds(20),
+                () -> Arrays.stream(daemons).map(TunnelDaemon::getStatusLine).toList());
     }
 }

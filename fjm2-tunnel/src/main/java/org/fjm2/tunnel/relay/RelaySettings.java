@@ -21,13 +21,15 @@ import org.fjm2.tunnel.security.TunnelKey;
  * @param transit relay between peers
  * @param acceptUnlisted accept authentic daemons that are not listed
  * @param filterCapacity packets remembered by the duplicate filter
- * @param keepalive keepalive to a peer that had nothing else from us for this long
+ * @param keepalive period of the hellos to a peer that answers
+ * @param helloRetry period of the hellos to a peer that has not answered yet (or not lately)
+ * @param peerSilence a peer not heard for this long gets no more data until it answers again
  * @param peerTimeout a learned (unlisted) peer silent this long is forgotten
  * @param maxClockSkewSeconds tolerated clock difference of a frame's timestamp
  */
 public record RelaySettings(String nodeId, TunnelKey key, boolean seal, long peerRate, int peerBurstBytes,
                             long peerQueueBytes, boolean hopByHop, long repairCacheBytes, int repairCacheEntries,
                             Duration repairHoldoff, boolean transit, boolean acceptUnlisted, int filterCapacity,
-                            Duration keepalive, Duration peerTimeout,
+                            Duration keepalive, Duration helloRetry, Duration peerSilence, Duration peerTimeout,
                             long maxClockSkewSeconds) {
 }

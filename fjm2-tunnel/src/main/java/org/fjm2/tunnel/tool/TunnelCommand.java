@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.fjm2.tunnel.NodeIds;
 import org.fjm2.tunnel.TunnelConfig;
 import org.fjm2.tunnel.TunnelDaemon;
 import org.fjm2.tunnel.security.TunnelKey;
@@ -46,7 +47,7 @@ public final class TunnelCommand implements Callable<Integer> {
 
     static final Set<String> KEYS = Set.of("group", "interface", "listen", "node-id", "peer", "key-file", "seal",
             "rate", "burst", "queue", "hop-by-hop", "repair-cache", "repair-holdoff", "transit", "accept-unlisted",
-            "keepalive", "status-interval", "ttl", "admin", "token-file", "advertise", "transport", "duration");
+            "keepalive", "peer-silence", "state-dir", "status-interval", "ttl", "admin", "token-file", "advertise", "transport", "duration");
 
     @Option(names = "--config", paramLabel = "FILE", description = "Properties file with any of the options below.")
     Path configFile;
@@ -63,8 +64,14 @@ public final class TunnelCommand implements Callable<Integer> {
     String listen;
 
     @Option(names = "--node-id", paramLabel = "ID",
-            description = "This daemon's unique id (its name in FJM2-Admin). Default: hostname-port.")
+            description = "This daemon's unique id (its name in FJM2-Admin). Default: the host name and a random "
+                    + "part, drawn once and kept in --state-dir.")
     String nodeId;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Where the default node id is kept. Default: $STATE_DIRECTORY (systemd), else "
+                    + "~/" + NodeIds.DEFAULT_STATE_SUBDIRECTORY + ".")
+    Path stateDir;
 
     @Option(names = "--peer", paramLabel = "HOST:PORT", split = ",",
             description = "A peer daemon; repeatable or comma-separated.")
@@ -109,8 +116,12 @@ public final class TunnelCommand implements Callable<Integer> {
     String acceptUnlisted;
 
     @Option(names = "--keepalive", paramLabel = "DURATION",
-            description = "Keepalive to idle peers (keeps NAT mappings open). Default: 10s.")
+            description = "Hello to each answering peer this often (keeps NAT mappings open). Default: 10s.")
     String keepalive;
+
+    @Option(names = "--peer-silence", paramLabel = "DURATION",
+            description = "A peer not heard for this long gets no more data until it answers again. Default: 30s.")
+    String peerSilence;
 
     @Option(names = "--status-interval", paramLabel = "DURATION",
             description = "Period of the one-line status log (0: off). Default: 10s.")
@@ -178,6 +189,10 @@ public final class TunnelCommand implements Callable<Integer> {
         apply("interface", interfaceName, b::interfaceName);
         apply("listen", listen, v -> b.listen(v.contains(":") ? hostPort("--listen", v, -1)
                 : new InetSocketAddress(integer("--listen", v, 0, 65535))));
+        Path state = stateDir != null ? stateDir : pathValue("state-dir");
+        if (state != null) {
+            b.stateDir(state);
+        }
         apply("node-id", nodeId, b::nodeId);
         List<String> peerList = peers != null ? peers : splitList(file.getProperty("peer"));
         for (String p : peerList) {
@@ -199,6 +214,7 @@ public final class TunnelCommand implements Callable<Integer> {
         apply("transit", transit, v -> b.transit(bool("--transit", v)));
         apply("accept-unlisted", acceptUnlisted, v -> b.acceptUnlisted(bool("--accept-unlisted", v)));
         apply("keepalive", keepalive, v -> b.keepalive(Quantities.duration("--keepalive", v)));
+        apply("peer-silence", peerSilence, v -> b.peerSilence(Quantities.duration("--peer-silence", v)));
         apply("status-interval", statusInterval, v -> b.statusInterval(Quantities.duration("--status-interval", v)));
         apply("ttl", ttl, v -> b.ttl(integer("--ttl", v, 0, 255)));
         apply("transport", transport, b::transport);
