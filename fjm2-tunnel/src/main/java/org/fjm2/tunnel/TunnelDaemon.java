@@ -67,6 +67,8 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     public static final int MAX_WAN_DATAGRAM = NettyTransport.MAX_DATAGRAM + 128;
     /** Datagrams read per system call on the WAN port with native epoll. */
     public static final int WAN_READ_BATCH = 16;
+    /** How often the kernel's drops at the daemon's sockets are checked (a warning when they grew). */
+    public static final long KERNEL_DROPS_CHECK_MILLIS = 10_000;
 
     private final TunnelConfig config;
     private final NettyTransport lan;
@@ -79,6 +81,8 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     private final LoopWake wake;
     private final LogLimiter failureLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
     private ScheduledFuture<?> status;
+    private ScheduledFuture<?> dropsCheck;
+    private volatile KernelDrops.Counts kernelDrops = KernelDrops.Counts.UNKNOWN;
     private volatile List<Relay.PeerSpec> staticPeers = List.of();
     private volatile List<Relay.PeerSpec> adminPeers = List.of();
     private volatile boolean closed;
@@ -145,12 +149,28 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         if (period > 0) {
             status = loop.scheduleAtFixedRate(() -> LOG.info(getStatusLine()), period, period, TimeUnit.MILLISECONDS);
         }
+        dropsCheck = loop.scheduleAtFixedRate(this::checkKernelDrops, KERNEL_DROPS_CHECK_MILLIS,
+                KERNEL_DROPS_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         registerJmx();
         LOG.info("FJM2D {} relaying {}:{} on {} <-> UDP {} ({} transport, {} static peer(s), hop-by-hop repair {}, "
                         + "payload sealing {}, transit {})", config.nodeId(), config.group().getHostAddress(),
                 config.port(), config.interfaceName() == null ? "the default interface" : config.interfaceName(),
                 wan.localAddress(), lan.isEpoll() ? "epoll" : "nio", staticPeers.size(), onOff(config.hopByHop()),
                 onOff(config.seal()), onOff(config.transit()));
+    }
+
+    /** Warns when the kernel dropped datagrams at our sockets since the last check: they are lost, not counted. */
+    private void checkKernelDrops() {
+        KernelDrops.Counts before = kernelDrops;
+        KernelDrops.Counts now = KernelDrops.read(wan);
+        kernelDrops = now;
+        if (before.lan() >= 0 && now.lan() >= 0 && (now.lan() > before.lan() || now.wan() > before.wan())) {
+            LOG.warn("the kernel dropped {} LAN and {} WAN datagrams at this daemon's full socket buffers in the last "
+                    + "{} s: the daemon does not keep up (too little CPU, or LAN senders faster than it relays); NORM "
+                    + "repair recovers them, but a full buffer also delays everything behind it, which slows the "
+                    + "senders' acknowledgement rounds", now.lan() - before.lan(), now.wan() - before.wan(),
+                    KERNEL_DROPS_CHECK_MILLIS / 1000);
+        }
     }
 
     private static String onOff(boolean b) {
@@ -373,6 +393,11 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         return ((InetSocketAddress) wan.localAddress()).getPort();
     }
 
+    /** The event loop that owns the sockets and the relay (tests block it to make the kernel drop datagrams). */
+    EventLoop eventLoop() {
+        return loop;
+    }
+
     /** The source port of the daemon's LAN emissions. */
     public int lanEmitPort() {
         return lanEmitPort;
@@ -387,6 +412,9 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     public Map<String, Long> getCounters() {
         Map<String, Long> m = new LinkedHashMap<>();
         relay.counters().snapshot().forEach((k, v) -> m.put(k.name().toLowerCase(Locale.ROOT), v));
+        KernelDrops.Counts drops = KernelDrops.read(wan);
+        m.put("kernel_drops_lan", drops.lan());
+        m.put("kernel_drops_wan", drops.wan());
         return m;
     }
 
@@ -424,6 +452,10 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                 .append(", repairs served ").append(c.get(RelayCounters.Counter.REPAIRS_SERVED))
                 .append(" (nacks answered ").append(c.get(RelayCounters.Counter.NACKS_ANSWERED))
                 .append(", rewritten ").append(c.get(RelayCounters.Counter.NACKS_REWRITTEN)).append(')');
+        KernelDrops.Counts drops = kernelDrops;
+        if (drops.lan() > 0 || drops.wan() > 0) {
+            sb.append(", kernel drops lan ").append(drops.lan()).append(" wan ").append(drops.wan());
+        }
         String clash = relay.nodeIdClashWith();
         if (clash != null) {
             sb.append(", NODE ID CLASH with ").append(clash).append(" (")
@@ -493,6 +525,9 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                     closed = true;
                     if (status != null) {
                         status.cancel(false);
+                    }
+                    if (dropsCheck != null) {
+                        dropsCheck.cancel(false);
                     }
                     wake.cancel();
                     relay.close();

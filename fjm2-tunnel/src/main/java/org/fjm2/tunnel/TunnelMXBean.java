@@ -10,7 +10,10 @@ public interface TunnelMXBean {
 
     String getNodeId();
 
-    /** Every daemon counter, lower-case name to value. */
+    /**
+     * Every daemon counter, lower-case name to value, and the kernel's drops at the daemon's full socket buffers
+     * ({@code kernel_drops_lan}, {@code kernel_drops_wan}; -1 where unknown).
+     */
     Map<String, Long> getCounters();
 
     /** One line per peer: name, address, packets and bytes in and out, queue drops, repairs served. */

@@ -39,11 +39,14 @@ public final class Peer {
     private volatile long lastHeardMillis;
     boolean silenceReported;
 
-    /** The challenge of the last hello and of the one before (an answer may cross a newer hello), and where they went. */
-    private long challenge;
-    private InetSocketAddress challengedAt;
-    private long previousChallenge;
-    private InetSocketAddress previousChallengedAt;
+    /**
+     * Challenges of the last hellos still answerable, and where each went: an answer may cross newer hellos (hellos
+     * go every second while a busy peer may take longer to answer).
+     */
+    static final int CHALLENGES_KEPT = 4;
+    private final long[] challenges = new long[CHALLENGES_KEPT];
+    private final InetSocketAddress[] challengedAt = new InetSocketAddress[CHALLENGES_KEPT];
+    private int nextChallenge;
 
     Peer(String name, boolean listed, InetSocketAddress address, long id, WanPacer pacer, Relay relay, long nowNanos) {
         this.name = name;
@@ -112,24 +115,26 @@ public final class Peer {
 
     /** Remembers a challenge sent to {@code to}. */
     void challenged(long value, InetSocketAddress to) {
-        previousChallenge = challenge;
-        previousChallengedAt = challengedAt;
-        challenge = value;
-        challengedAt = to;
+        challenges[nextChallenge] = value;
+        challengedAt[nextChallenge] = to;
+        nextChallenge = (nextChallenge + 1) % CHALLENGES_KEPT;
     }
 
     /** Whether {@code echo}, arriving from {@code from}, answers a challenge we sent to that address. */
     boolean answers(long echo, InetSocketAddress from) {
-        return (challengedAt != null && echo == challenge && from.equals(challengedAt))
-                || (previousChallengedAt != null && echo == previousChallenge && from.equals(previousChallengedAt));
+        for (int i = 0; i < CHALLENGES_KEPT; i++) {
+            if (challengedAt[i] != null && challenges[i] == echo && from.equals(challengedAt[i])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The peer answered at {@code at}: it gets data there. Returns whether it was not answering before. */
     boolean answered(InetSocketAddress at, long nowNanos) {
         boolean news = state != State.ANSWERING;
         address = at;
-        challengedAt = null;
-        previousChallengedAt = null;
+        java.util.Arrays.fill(challengedAt, null);
         state = State.ANSWERING;
         silenceReported = false;
         heard(nowNanos);
