@@ -150,7 +150,13 @@ class JmsNamespaceTunnelTest {
             for (JavaProcess s : subscribers) {
                 String line = s.awaitLine(RESULT, Duration.ofSeconds(180));
                 System.out.println(s + ": " + line);
-                assertThat(line).as(s.diagnostics()).contains("complete=true", "received=" + 3 * MESH_MESSAGES,
+                StringBuilder context = new StringBuilder(s.diagnostics());
+                for (JavaProcess t : tunnels) {
+                    List<String> status = statusLines(t);
+                    context.append("\n").append(t).append(": ").append(status.isEmpty() ? "(no status line)"
+                            : status.get(status.size() - 1));
+                }
+                assertThat(line).as(context.toString()).contains("complete=true", "received=" + 3 * MESH_MESSAGES,
                         "inorder=" + 3 * MESH_MESSAGES, "corrupt=0", "lost=0", "senders=3");
             }
             Pattern status = Pattern.compile("lan in (\\d+)/.*dup (\\d+),.*");

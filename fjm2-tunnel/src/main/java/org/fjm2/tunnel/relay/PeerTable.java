@@ -40,14 +40,18 @@ final class PeerTable {
         return id == 0 ? null : byId.get(id);
     }
 
-    /** The listed peer with this address, or null. */
-    Peer listedAt(InetSocketAddress address) {
+    /** The peer at this address, a listed one first (a learned one not bound yet is found here too), or null. */
+    Peer at(InetSocketAddress address) {
+        Peer learned = null;
         for (Peer p : peers) {
-            if (p.listed() && p.address().equals(address)) {
-                return p;
+            if (p.address().equals(address)) {
+                if (p.listed()) {
+                    return p;
+                }
+                learned = p;
             }
         }
-        return null;
+        return learned;
     }
 
     /** The listed peer with this name, or null. */

@@ -217,14 +217,14 @@ public final class Relay implements AutoCloseable {
     }
 
     /**
-     * The peer an authentic frame of {@code sender} from {@code from} belongs to: known by its id, else the listed
-     * peer at that address (its id is bound only when it answers a hello), else, with unlisted peers accepted, a new
-     * learned peer. Null: refuse it.
+     * The peer an authentic frame of {@code sender} from {@code from} belongs to: known by its id, else the peer at
+     * that address (its id is bound only when it answers a hello), else, with unlisted peers accepted, a new learned
+     * peer. Null: refuse it.
      */
     private Peer peerOf(long sender, InetSocketAddress from) {
         Peer p = peers.byId(sender);
         if (p == null) {
-            p = peers.listedAt(from);
+            p = peers.at(from);
         }
         if (p == null && settings.acceptUnlisted() && peers.roomToLearn()) {
             p = newPeer(from.getAddress().getHostAddress() + ":" + from.getPort(), false, from, 0);

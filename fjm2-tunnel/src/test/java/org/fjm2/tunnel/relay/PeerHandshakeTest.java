@@ -54,9 +54,16 @@ class PeerHandshakeTest {
 
     @BeforeEach
     void start() {
+        relay = newRelay(false);
+        relay.setPeers(List.of(new Relay.PeerSpec(null, AT_B)), now);
+        relay.pump(now);
+    }
+
+    private Relay newRelay(boolean acceptUnlisted) {
         RelaySettings settings = new RelaySettings(A, KEY, false, 0, 16 * 1024, 512 * 1024, false, 1 << 20, 1024,
-                Duration.ofMillis(15), false, false, 4096, KEEPALIVE, RETRY, SILENCE, Duration.ofSeconds(60), 60);
-        relay = new Relay(settings, ALLOC, new Relay.Output() {
+                Duration.ofMillis(15), false, acceptUnlisted, 4096, KEEPALIVE, RETRY, SILENCE, Duration.ofSeconds(60),
+                60);
+        return new Relay(settings, ALLOC, new Relay.Output() {
             @Override
             public boolean emitOnLan(ByteBuf message) {
                 emitted.add(ByteBufUtil.getBytes(message));
@@ -71,8 +78,6 @@ class PeerHandshakeTest {
                 return true;
             }
         }, from -> false, 1L);
-        relay.setPeers(List.of(new Relay.PeerSpec(null, AT_B)), now);
-        relay.pump(now);
     }
 
     @AfterEach
@@ -180,6 +185,24 @@ class PeerHandshakeTest {
         assertThat(peer().address()).isEqualTo(ELSEWHERE);
         lanPacket();
         assertThat(dataTo(ELSEWHERE)).hasSize(1);
+    }
+
+    @Test
+    void anUnlistedDaemonIsLearnedOnceAndBoundByItsAnswer() {
+        relay.close();
+        sent.clear();
+        relay = newRelay(true);
+        relay.setPeers(List.of(), now);
+        for (int i = 0; i < 3; i++) {       // its hellos keep coming before it answers ours
+            ByteBuf hello = asB.encode(ALLOC, FrameCodec.TYPE_HELLO, 0, challenge(i), 0, FrameCodec.CHALLENGE_LENGTH);
+            relay.onWanDatagram(hello, ELSEWHERE, now += 1_000_000);
+            hello.release();
+        }
+        assertThat(relay.peers()).as("one peer per daemon").hasSize(1);
+        assertThat(framesTo(ELSEWHERE, FrameCodec.TYPE_HELLO_REPLY)).as("every hello answered").hasSize(3);
+        answerLastHello(ELSEWHERE);
+        assertThat(peer().state()).isEqualTo(Peer.State.ANSWERING);
+        assertThat(peer().id()).isEqualTo(B);
     }
 
     @Test
