@@ -3,6 +3,7 @@ package org.fjm2.tunnel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import org.fjm2.tunnel.admin.AdminClient;
 import org.fjm2.tunnel.relay.RecentPacketFilter;
+import org.fjm2.tunnel.relay.RelaySettings;
 import org.fjm2.tunnel.repair.RepairCache;
 import org.fjm2.tunnel.security.ReplayProtection;
 import org.fjm2.tunnel.security.TunnelKey;
@@ -39,8 +41,21 @@ public final class TunnelConfig {
     public static final boolean DEFAULT_TRANSIT = false;
     /** Accept authentic traffic from daemons that are not listed peers (a hub that NATed daemons call). */
     public static final boolean DEFAULT_ACCEPT_UNLISTED = false;
-    /** A keepalive goes to each peer that had nothing else from us for this long (keeps NAT mappings open). */
+    /**
+     * A hello (with a fresh challenge, which the peer answers) goes to each answering peer this often: it keeps NAT
+     * mappings open and shows the peer that we are alive.
+     */
     public static final Duration DEFAULT_KEEPALIVE = Duration.ofSeconds(10);
+    /**
+     * A hello goes this often to a peer that has not answered yet, or has not been heard for a keepalive period: data
+     * flows only to peers that answered, so the first answer should not wait long.
+     */
+    public static final Duration DEFAULT_HELLO_RETRY = Duration.ofSeconds(1);
+    /**
+     * A peer not heard for this long (no frame, no answer to three hellos) gets no more data until it answers again;
+     * hellos go on at the keepalive period. Three keepalive periods: a peer with nothing to send still answers hellos.
+     */
+    public static final Duration DEFAULT_PEER_SILENCE = Duration.ofSeconds(30);
     /** A learned (unlisted) peer silent this long is forgotten. */
     public static final Duration DEFAULT_PEER_TIMEOUT = Duration.ofSeconds(60);
     /** Period of the one-line status log; zero turns it off. */
@@ -75,7 +90,10 @@ public final class TunnelConfig {
     private final boolean acceptUnlisted;
     private final int filterCapacity;
     private final Duration keepalive;
+    private final Duration helloRetry;
+    private final Duration peerSilence;
     private final Duration peerTimeout;
+    private final Path stateDir;
     private final Duration statusInterval;
     private final int ttl;
     private final boolean loopback;
@@ -109,7 +127,10 @@ public final class TunnelConfig {
         this.acceptUnlisted = b.acceptUnlisted;
         this.filterCapacity = b.filterCapacity;
         this.keepalive = b.keepalive;
+        this.helloRetry = b.helloRetry;
+        this.peerSilence = b.peerSilence;
         this.peerTimeout = b.peerTimeout;
+        this.stateDir = b.stateDir;
         this.statusInterval = b.statusInterval;
         this.ttl = b.ttl;
         this.loopback = b.loopback;
@@ -136,7 +157,11 @@ public final class TunnelConfig {
     public String interfaceName() { return interfaceName; }
     /** Where the daemon listens for its peers. */
     public InetSocketAddress listen() { return listen; }
-    /** This daemon's id (its name in FJM2-Admin; its frames carry a tag derived from it). Unique per daemon. */
+    /**
+     * This daemon's id: its name in FJM2-Admin; its frames carry the {@code FrameCodec.wireId} of it as sender, and
+     * frames to it as destination. Unique per daemon: by default drawn at random and kept in {@link #stateDir()}
+     * (see {@link NodeIds}).
+     */
     public String nodeId() { return nodeId; }
     /** Static peers (unresolved addresses are resolved at start). */
     public List<InetSocketAddress> peers() { return peers; }
@@ -154,7 +179,11 @@ public final class TunnelConfig {
     public boolean acceptUnlisted() { return acceptUnlisted; }
     public int filterCapacity() { return filterCapacity; }
     public Duration keepalive() { return keepalive; }
+    public Duration helloRetry() { return helloRetry; }
+    public Duration peerSilence() { return peerSilence; }
     public Duration peerTimeout() { return peerTimeout; }
+    /** Where the default node id is kept (see {@link NodeIds}). */
+    public Path stateDir() { return stateDir; }
     public Duration statusInterval() { return statusInterval; }
     public int ttl() { return ttl; }
     public boolean loopback() { return loopback; }
@@ -171,6 +200,13 @@ public final class TunnelConfig {
     public Duration adminKeepalive() { return adminKeepalive; }
     /** The admin client's tunables: polling, peer expiry, the CA of the admin's HTTPS certificate. */
     public AdminClient.Options adminOptions() { return adminOptions; }
+
+    /** The part of the configuration the relay works with. */
+    public RelaySettings relaySettings() {
+        return new RelaySettings(nodeId, key, seal, peerRate, peerBurstBytes, peerQueueBytes, hopByHop,
+                repairCacheBytes, repairCacheEntries, repairHoldoff, transit, acceptUnlisted, filterCapacity, keepalive,
+                helloRetry, peerSilence, peerTimeout, maxClockSkewSeconds);
+    }
 
     @Override
     public String toString() {
@@ -201,7 +237,10 @@ public final class TunnelConfig {
         private boolean acceptUnlisted = DEFAULT_ACCEPT_UNLISTED;
         private int filterCapacity = RecentPacketFilter.DEFAULT_CAPACITY;
         private Duration keepalive = DEFAULT_KEEPALIVE;
+        private Duration helloRetry = DEFAULT_HELLO_RETRY;
+        private Duration peerSilence = DEFAULT_PEER_SILENCE;
         private Duration peerTimeout = DEFAULT_PEER_TIMEOUT;
+        private Path stateDir = NodeIds.defaultStateDir();
         private Duration statusInterval = DEFAULT_STATUS_INTERVAL;
         private int ttl = DEFAULT_TTL;
         private boolean loopback = DEFAULT_LOOPBACK;
@@ -238,7 +277,10 @@ public final class TunnelConfig {
         public Builder acceptUnlisted(boolean v) { this.acceptUnlisted = v; return this; }
         public Builder filterCapacity(int v) { this.filterCapacity = v; return this; }
         public Builder keepalive(Duration v) { this.keepalive = v; return this; }
+        public Builder helloRetry(Duration v) { this.helloRetry = v; return this; }
+        public Builder peerSilence(Duration v) { this.peerSilence = v; return this; }
         public Builder peerTimeout(Duration v) { this.peerTimeout = v; return this; }
+        public Builder stateDir(Path v) { this.stateDir = v; return this; }
         public Builder statusInterval(Duration v) { this.statusInterval = v; return this; }
         public Builder ttl(int v) { this.ttl = v; return this; }
         public Builder loopback(boolean v) { this.loopback = v; return this; }
@@ -264,7 +306,7 @@ public final class TunnelConfig {
             require(key != null, "key", "a key file is required: FJM2D traffic is always authenticated");
             require(listen != null, "listen", "must be set");
             if (nodeId == null) {
-                nodeId = defaultNodeId(listen.getPort());
+                nodeId = NodeIds.loadOrCreate(stateDir, interfaceName, listen);
             }
             require(!nodeId.isBlank(), "nodeId", "must not be blank");
             require(peerRate >= 0 && (peerRate == 0 || peerRate >= 8_000), "peerRate",
@@ -276,6 +318,9 @@ public final class TunnelConfig {
             require(!repairHoldoff.isNegative(), "repairHoldoff", "must be >= 0");
             require(filterCapacity >= 1024, "filterCapacity", "must be at least 1024");
             require(keepalive.toMillis() > 0, "keepalive", "must be positive");
+            require(helloRetry.toMillis() > 0 && helloRetry.compareTo(keepalive) <= 0, "helloRetry",
+                    "must be positive and at most the keepalive period");
+            require(peerSilence.compareTo(keepalive) > 0, "peerSilence", "must be longer than keepalive");
             require(peerTimeout.compareTo(keepalive) > 0, "peerTimeout", "must be longer than keepalive");
             require(!statusInterval.isNegative(), "statusInterval", "must be >= 0");
             require(ttl >= 0 && ttl <= 255, "ttl", "must be 0..255");
@@ -291,14 +336,6 @@ public final class TunnelConfig {
                 require(adminKeepalive.toMillis() > 0, "adminKeepalive", "must be positive");
             }
             return new TunnelConfig(this);
-        }
-
-        private static String defaultNodeId(int listenPort) {
-            try {
-                return InetAddress.getLocalHost().getHostName() + "-" + listenPort;
-            } catch (UnknownHostException e) {
-                return "fjm2d-" + listenPort;
-            }
         }
 
         private static void require(boolean ok, String name, String why) {

@@ -38,6 +38,8 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.transport.NettyTransport;
+import org.fjm2.norm.util.LogLimiter;
+import org.fjm2.norm.util.LoopWake;
 import org.fjm2.tunnel.admin.AdminClient;
 import org.fjm2.tunnel.admin.PeerAddress;
 import org.fjm2.tunnel.relay.Peer;
@@ -65,6 +67,8 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     public static final int MAX_WAN_DATAGRAM = NettyTransport.MAX_DATAGRAM + 128;
     /** Datagrams read per system call on the WAN port with native epoll. */
     public static final int WAN_READ_BATCH = 16;
+    /** How often the kernel's drops at the daemon's sockets are checked (a warning when they grew). */
+    public static final long KERNEL_DROPS_CHECK_MILLIS = 10_000;
 
     private final TunnelConfig config;
     private final NettyTransport lan;
@@ -74,10 +78,11 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     private Channel wan;
     private AdminClient admin;
     private ObjectName jmxName;
-    private ScheduledFuture<?> wake;
-    private long wakeDeadline = Long.MAX_VALUE;
+    private final LoopWake wake;
+    private final LogLimiter failureLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
     private ScheduledFuture<?> status;
-    private final Runnable wakeTask = this::onWake;
+    private ScheduledFuture<?> dropsCheck;
+    private volatile KernelDrops.Counts kernelDrops = KernelDrops.Counts.UNKNOWN;
     private volatile List<Relay.PeerSpec> staticPeers = List.of();
     private volatile List<Relay.PeerSpec> adminPeers = List.of();
     private volatile boolean closed;
@@ -91,8 +96,9 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                 .build();
         this.lan = new NettyTransport(lanConfig, new LanHandler(), "fjm2d-" + config.nodeId());
         this.loop = lan.eventLoop();
+        this.wake = new LoopWake(loop, this::pass);
         this.localAddresses = localAddresses();
-        this.relay = new Relay(config, PooledByteBufAllocator.DEFAULT, new Output(), this::isOwnEmission,
+        this.relay = new Relay(config.relaySettings(), PooledByteBufAllocator.DEFAULT, new Output(), this::isOwnEmission,
                 Relay.randomSeed());
     }
 
@@ -126,7 +132,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         }
         call(() -> {
             relay.setPeers(staticPeers, System.nanoTime());
-            rearm(relay.pump(System.nanoTime()));
+            pass();
             return null;
         });
         if (config.admin() != null) {
@@ -143,12 +149,28 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         if (period > 0) {
             status = loop.scheduleAtFixedRate(() -> LOG.info(getStatusLine()), period, period, TimeUnit.MILLISECONDS);
         }
+        dropsCheck = loop.scheduleAtFixedRate(this::checkKernelDrops, KERNEL_DROPS_CHECK_MILLIS,
+                KERNEL_DROPS_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         registerJmx();
         LOG.info("FJM2D {} relaying {}:{} on {} <-> UDP {} ({} transport, {} static peer(s), hop-by-hop repair {}, "
                         + "payload sealing {}, transit {})", config.nodeId(), config.group().getHostAddress(),
                 config.port(), config.interfaceName() == null ? "the default interface" : config.interfaceName(),
                 wan.localAddress(), lan.isEpoll() ? "epoll" : "nio", staticPeers.size(), onOff(config.hopByHop()),
                 onOff(config.seal()), onOff(config.transit()));
+    }
+
+    /** Warns when the kernel dropped datagrams at our sockets since the last check: they are lost, not counted. */
+    private void checkKernelDrops() {
+        KernelDrops.Counts before = kernelDrops;
+        KernelDrops.Counts now = KernelDrops.read(wan);
+        kernelDrops = now;
+        if (before.lan() >= 0 && now.lan() >= 0 && (now.lan() > before.lan() || now.wan() > before.wan())) {
+            LOG.warn("the kernel dropped {} LAN and {} WAN datagrams at this daemon's full socket buffers in the last "
+                    + "{} s: the daemon does not keep up (too little CPU, or LAN senders faster than it relays); NORM "
+                    + "repair recovers them, but a full buffer also delays everything behind it, which slows the "
+                    + "senders' acknowledgement rounds", now.lan() - before.lan(), now.wan() - before.wan(),
+                    KERNEL_DROPS_CHECK_MILLIS / 1000);
+        }
     }
 
     private static String onOff(boolean b) {
@@ -227,46 +249,24 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         if (!closed) {
             loop.execute(() -> {
                 relay.setPeers(all, System.nanoTime());
-                rearm(relay.pump(System.nanoTime()));
+                pass();
             });
         }
     }
 
     // ---- event loop --------------------------------------------------------------------------------------------------
 
-    private void onWake() {
-        wake = null;
-        wakeDeadline = Long.MAX_VALUE;
-        if (!closed) {
-            rearm(relay.pump(System.nanoTime()));
-            flush();
+    /** The duty cycle: send what the pacers allow, greet peers, flush the sockets, and arm the next pass. */
+    private void pass() {
+        if (closed) {
+            return;
         }
-    }
-
-    private void afterReads() {
-        rearm(relay.pump(System.nanoTime()));
-        flush();
-    }
-
-    private void flush() {
+        long next = relay.pump(System.nanoTime());
         lan.flush();
         if (wan != null) {
             wan.flush();
         }
-    }
-
-    private void rearm(long deadline) {
-        if (closed || deadline == Long.MAX_VALUE) {
-            return;
-        }
-        if (wake != null) {
-            if (wakeDeadline - deadline <= 0) {
-                return;
-            }
-            wake.cancel(false);
-        }
-        wakeDeadline = deadline;
-        wake = loop.schedule(wakeTask, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        wake.at(next);
     }
 
     private <T> T call(Supplier<T> task) {
@@ -291,18 +291,30 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         }
     }
 
+    /** A bug, not bad input (that is refused and counted): logged (rate-limited) and survived. */
+    private void relayFailed(InetSocketAddress from, RuntimeException e) {
+        if (failureLog.allow()) {
+            LOG.error("datagram from {} dropped: the relay failed ({} more since the last line)", from,
+                    failureLog.takeSuppressed(), e);
+        }
+    }
+
     private final class LanHandler implements NettyTransport.Handler {
         @Override
         public void onDatagram(ByteBuf datagram, InetSocketAddress sender) {
-            if (!closed) {
-                relay.onLanDatagram(datagram, sender, System.nanoTime());
+            try {
+                if (!closed) {
+                    relay.onLanDatagram(datagram, sender, System.nanoTime());
+                }
+            } catch (RuntimeException e) {
+                relayFailed(sender, e);
             }
         }
 
         @Override
         public void onReadComplete() {
             if (!closed) {
-                afterReads();
+                pass();
             }
         }
 
@@ -320,7 +332,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                     relay.onWanDatagram(packet.content(), packet.sender(), System.nanoTime());
                 }
             } catch (RuntimeException e) {
-                LOG.error("datagram from {} dropped: relay failed", packet.sender(), e);
+                relayFailed(packet.sender(), e);
             } finally {
                 packet.release();
             }
@@ -329,7 +341,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
             if (!closed) {
-                afterReads();
+                pass();
             }
         }
 
@@ -381,6 +393,11 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         return ((InetSocketAddress) wan.localAddress()).getPort();
     }
 
+    /** The event loop that owns the sockets and the relay (tests block it to make the kernel drop datagrams). */
+    EventLoop eventLoop() {
+        return loop;
+    }
+
     /** The source port of the daemon's LAN emissions. */
     public int lanEmitPort() {
         return lanEmitPort;
@@ -395,6 +412,9 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     public Map<String, Long> getCounters() {
         Map<String, Long> m = new LinkedHashMap<>();
         relay.counters().snapshot().forEach((k, v) -> m.put(k.name().toLowerCase(Locale.ROOT), v));
+        KernelDrops.Counts drops = KernelDrops.read(wan);
+        m.put("kernel_drops_lan", drops.lan());
+        m.put("kernel_drops_wan", drops.wan());
         return m;
     }
 
@@ -424,14 +444,42 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                 .append(mb(c.get(RelayCounters.Counter.LAN_BYTES_OUT)))
                 .append(", dup ").append(c.get(RelayCounters.Counter.DUPLICATES))
                 .append(", malformed ").append(c.get(RelayCounters.Counter.MALFORMED))
-                .append(", rejected ").append(c.rejected())
+                .append(", rejected ").append(c.rejected());
+        if (c.rejected() > 0) {
+            sb.append(" (").append(c.refusals()).append(')');
+        }
+        sb
                 .append(", repairs served ").append(c.get(RelayCounters.Counter.REPAIRS_SERVED))
                 .append(" (nacks answered ").append(c.get(RelayCounters.Counter.NACKS_ANSWERED))
                 .append(", rewritten ").append(c.get(RelayCounters.Counter.NACKS_REWRITTEN)).append(')');
+        KernelDrops.Counts drops = kernelDrops;
+        if (drops.lan() > 0 || drops.wan() > 0) {
+            sb.append(", kernel drops lan ").append(drops.lan()).append(" wan ").append(drops.wan());
+        }
+        String clash = relay.nodeIdClashWith();
+        if (clash != null) {
+            sb.append(", NODE ID CLASH with ").append(clash).append(" (")
+                    .append(c.get(RelayCounters.Counter.NODE_ID_CLASH)).append(" frames refused)");
+        }
         for (Peer p : relay.peers()) {
             sb.append(" | ").append(peerLine(p));
         }
         return sb.toString();
+    }
+
+    @Override
+    public long getNodeIdClashes() {
+        return relay.counters().get(RelayCounters.Counter.NODE_ID_CLASH);
+    }
+
+    @Override
+    public String getNodeIdClashWith() {
+        return relay.nodeIdClashWith();
+    }
+
+    @Override
+    public String getRefusals() {
+        return relay.counters().refusals();
     }
 
     private static String peerLine(Peer p) {
@@ -440,7 +488,8 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         return p + " in " + c.get(PeerCounters.Counter.PACKETS_IN) + "/" + mb(c.get(PeerCounters.Counter.BYTES_IN))
                 + " out " + c.get(PeerCounters.Counter.PACKETS_OUT) + "/" + mb(c.get(PeerCounters.Counter.BYTES_OUT))
                 + " qdrop " + c.get(PeerCounters.Counter.QUEUE_DROPS) + " repairs "
-                + c.get(PeerCounters.Counter.REPAIRS_SERVED) + " heard "
+                + c.get(PeerCounters.Counter.REPAIRS_SERVED) + " " + p.state().name().toLowerCase(Locale.ROOT)
+                + " heard "
                 + (heard == 0 ? "never" : String.format(Locale.ROOT, "%.1fs ago",
                 (System.currentTimeMillis() - heard) / 1000.0));
     }
@@ -477,9 +526,10 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
                     if (status != null) {
                         status.cancel(false);
                     }
-                    if (wake != null) {
-                        wake.cancel(false);
+                    if (dropsCheck != null) {
+                        dropsCheck.cancel(false);
                     }
+                    wake.cancel();
                     relay.close();
                     return null;
                 });

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -17,6 +18,9 @@ import org.fjm2.norm.ObjectCollector;
 import org.fjm2.norm.TestGroups;
 import org.fjm2.norm.TestObjects;
 import org.fjm2.norm.api.NormConfig;
+import org.fjm2.testkit.Await;
+import org.fjm2.tunnel.relay.Peer;
+import org.fjm2.tunnel.relay.RelayCounters;
 import org.fjm2.tunnel.security.TunnelKey;
 
 /**
@@ -108,8 +112,26 @@ public final class LoopbackLans {
         return false;
     }
 
-    /** Makes every daemon a static peer of every other (a full mesh). */
-    public static void fullMesh(TunnelDaemon... daemons) throws IOException {
+    /**
+     * Greetings a daemon may refuse as from an unknown peer while a test introduces the daemons to each other: they get
+     * their peer lists one after the other, so the first greetings can arrive before the receiver lists the sender.
+     */
+    public static final long EARLY_GREETINGS = 4;
+
+    /** Asserts that {@code d} refused nothing but early greetings (no forgery, replay or misdirected frame). */
+    public static void assertNothingRefused(TunnelDaemon d, String context) {
+        RelayCounters c = d.counters();
+        long early = c.get(RelayCounters.Counter.UNKNOWN_PEER);
+        assertThat(c.rejected() - early).as("frames refused by %s: %s; %s", d.config().nodeId(), c, context).isZero();
+        assertThat(early).as("early greetings refused by %s: %s", d.config().nodeId(), context)
+                .isLessThanOrEqualTo(EARLY_GREETINGS);
+    }
+
+    /**
+     * Makes every daemon a static peer of every other (a full mesh) and waits until every peer answered: data flows
+     * only to peers that did.
+     */
+    public static void fullMesh(TunnelDaemon... daemons) throws IOException, InterruptedException {
         for (TunnelDaemon d : daemons) {
             List<InetSocketAddress> others = new ArrayList<>();
             for (TunnelDaemon o : daemons) {
@@ -119,5 +141,13 @@ public final class LoopbackLans {
             }
             d.setStaticPeers(others);
         }
+        awaitAnswering(daemons);
+    }
+
+    /** Waits (bounded) until every peer of every daemon answered its hellos. */
+    public static void awaitAnswering(TunnelDaemon... daemons) throws InterruptedException {
+        Await.untilTrue("every peer answering", () -> Arrays.stream(daemons).allMatch(d -> !d.peers().isEmpty()
+                && d.peers().stream().allMatch(p -> p.state() == Peer.State.ANSWERING)), Duration.ofSeconds(20),
+                () -> Arrays.stream(daemons).map(TunnelDaemon::getStatusLine).toList());
     }
 }

@@ -117,8 +117,10 @@ class NamespaceTunnelTest {
             List<String> lans = List.of("a", "b", "c");
             List<JavaProcess> tunnels = new ArrayList<>();
             for (String lan : lans) {
+                // No --node-id: the namespaces share the host name, as cloned gateways do; the default ids must
+                // still differ (one state directory for all three, as on one host).
                 List<String> args = new ArrayList<>(List.of("--group", GROUP, "--interface", "eth0", "--listen", "6004",
-                        "--node-id", "lan-" + lan, "--key-file", key.toString(), "--rate", "100m",
+                        "--state-dir", dir.resolve("state").toString(), "--key-file", key.toString(), "--rate", "100m",
                         "--status-interval", "1s"));
                 for (String other : lans) {
                     if (!other.equals(lan)) {
@@ -129,9 +131,11 @@ class NamespaceTunnelTest {
                 tunnels.add(t);
                 processes.add(t);
             }
+            java.util.Set<String> ids = new java.util.HashSet<>();
             for (JavaProcess t : tunnels) {
-                t.awaitLine(Pattern.compile("^fjm2d .* ready.*"), Duration.ofSeconds(60));
+                ids.add(t.awaitLine(Pattern.compile("^fjm2d .* ready.*"), Duration.ofSeconds(60)).split(" ")[1]);
             }
+            assertThat(ids).as("default node ids of daemons sharing a host name").hasSize(3);
             List<JavaProcess> subscribers = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 JavaProcess sub = net.host(lans.get(i) + "2").startJava(NormPeerMain.class, "recv", GROUP, "eth0",
@@ -154,7 +158,13 @@ class NamespaceTunnelTest {
                     }
                 }
                 System.out.println(s + ": " + line);
-                assertThat(line).as(s.diagnostics()).contains("complete=true", "received=" + 3 * MESH_MESSAGES,
+                StringBuilder context = new StringBuilder(s.diagnostics());
+                for (JavaProcess t : tunnels) {
+                    List<String> status = statusLines(t);
+                    context.append("\n").append(t).append(": ").append(status.isEmpty() ? "(no status line)"
+                            : status.get(status.size() - 1));
+                }
+                assertThat(line).as(context.toString()).contains("complete=true", "received=" + 3 * MESH_MESSAGES,
                         "inorder=" + 3 * MESH_MESSAGES, "corrupt=0", "lost=0", "senders=3");
             }
             Pattern status = Pattern.compile("lan in (\\d+)/.*dup (\\d+),.*");
@@ -187,7 +197,7 @@ class NamespaceTunnelTest {
         int before = statusLines(tunnel).size();
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (statusLines(tunnel).size() < before + 2 && System.nanoTime() - deadline < 0) {
-            tunnel.pollLine(Pattern.compile(".*fjm2d lan-.*"), Duration.ofMillis(500));
+            tunnel.pollLine(Pattern.compile(".*: lan in .*"), Duration.ofMillis(500));
         }
         List<String> lines = statusLines(tunnel);
         assertThat(lines.size()).as("a fresh status line from " + tunnel).isGreaterThanOrEqualTo(before + 2);
@@ -195,6 +205,6 @@ class NamespaceTunnelTest {
     }
 
     private static List<String> statusLines(JavaProcess tunnel) {
-        return tunnel.allLines().stream().filter(l -> l.contains("fjm2d lan-")).toList();
+        return tunnel.allLines().stream().filter(l -> l.contains(": lan in ")).toList();
     }
 }

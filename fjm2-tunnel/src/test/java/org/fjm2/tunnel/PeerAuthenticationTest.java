@@ -80,14 +80,16 @@ class PeerAuthenticationTest {
             // The peer list is applied on the daemon's event loop: wait for it before talking as that peer.
             awaitCounter(() -> b.peers().size(), 1);
             InetSocketAddress target = LoopbackLans.wanAddress(b);
-            FrameCodec codec = new FrameCodec(LoopbackLans.KEY, FrameCodec.tagOf("peer"), false,
+            FrameCodec codec = new FrameCodec(LoopbackLans.KEY, FrameCodec.wireId("peer"), false,
                     FrameCodec.initialCounter());
-            ByteBuf frame = codec.encode(PooledByteBufAllocator.DEFAULT, FrameCodec.TYPE_KEEPALIVE, 0, null, 0, 0);
+            ByteBuf frame = codec.encode(PooledByteBufAllocator.DEFAULT, FrameCodec.TYPE_HELLO, 0,
+                io.netty.buffer.Unpooled.wrappedBuffer(new byte[FrameCodec.CHALLENGE_LENGTH]), 0,
+                FrameCodec.CHALLENGE_LENGTH);
             byte[] valid = ByteBufUtil.getBytes(frame);
             frame.release();
 
             send(attacker, valid, target);
-            awaitCounter(() -> b.peers().get(0).counters().get(org.fjm2.tunnel.relay.PeerCounters.Counter.KEEPALIVES_IN), 1);
+            awaitCounter(() -> b.peers().get(0).counters().get(org.fjm2.tunnel.relay.PeerCounters.Counter.HELLOS_IN), 1);
 
             send(attacker, valid, target);                                       // replay
             awaitCounter(() -> b.counters().get(Counter.REPLAY_SEEN), 1);

@@ -171,7 +171,9 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
              NormSession tx = NormSession.open(lanA.toBuilder().nodeId(1)
                      .txRate((long) (linkRate * senderShare)).build(), null, 1)) {
             a.setStaticPeers(List.of(link.localAddress()));
-            Thread.sleep(300);      // the daemons greet each other through the link
+            // Data flows once the daemons answered each other's hellos (through the link, so maybe after a loss).
+            org.fjm2.testkit.Await.untilTrue("the daemons answer each other", () -> answering(a) && answering(b),
+                    Duration.ofSeconds(30), () -> a.getStatusLine() + " | " + b.getStatusLine());
             long[] daemonThreads = daemonThreads();
             long alloc0 = allocated(daemonThreads);
             byte[] content = new byte[objectSize];
@@ -202,6 +204,11 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
                     a.counters().get(RelayCounters.Counter.REPAIRS_SERVED), s.forward().dropped(),
                     s.reverse().dropped(), queueDrops, packets == 0 ? 0 : (double) allocatedBytes / packets);
         }
+    }
+
+    private static boolean answering(TunnelDaemon d) {
+        return !d.peers().isEmpty()
+                && d.peers().stream().allMatch(p -> p.state() == org.fjm2.tunnel.relay.Peer.State.ANSWERING);
     }
 
     /** The event-loop threads of the two daemons ("fjm2d-bench-a-...", "fjm2d-bench-b-..."). */

@@ -4,9 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.collection.IntObjectHashMap;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
@@ -15,7 +17,7 @@ import org.fjm2.norm.codec.NormFlyweight;
 import org.fjm2.norm.codec.NormPacketValidator;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
-import org.fjm2.tunnel.TunnelConfig;
+import org.fjm2.norm.util.LogLimiter;
 import org.fjm2.tunnel.relay.RelayCounters.Counter;
 import org.fjm2.tunnel.repair.NackResponder;
 import org.fjm2.tunnel.repair.RepairCache;
@@ -34,8 +36,10 @@ import org.slf4j.LoggerFactory;
  *       second path, our own re-emission) is dropped;</li>
  *   <li>feedback (NACK, ACK) travels towards the sender it names, learned from where that sender's packets come
  *       from; with hop-by-hop repair on, NACKs are first answered from the {@link RepairCache};</li>
- *   <li>every datagram to a peer is a {@link FrameCodec} frame, paced by the peer's {@link WanPacer}; every datagram
- *       from a peer is authenticated and checked against replay before it is believed.</li>
+ *   <li>every datagram to a peer is a {@link FrameCodec} frame addressed to it, paced by the peer's
+ *       {@link WanPacer}; every datagram from a peer is authenticated, checked for its destination (us) and against
+ *       replay before it is believed; what fails is counted by reason, logged (rate-limited) and never relayed;</li>
+ *   <li>a peer gets data only after it answered a hello (see {@link Peer}), and no more once it fell silent.</li>
  * </ul>
  *
  * Everything runs on one thread (the daemon's event loop); nothing here locks. Buffers handed to
@@ -56,6 +60,10 @@ public final class Relay implements AutoCloseable {
     static final int MAX_UDP_PAYLOAD = 65_507;
     /** Senders remembered with their side; past this the table starts over (senders are re-learned at once). */
     static final int MAX_SENDERS = 65536;
+    /** No two challenges to the same address of a peer within this (the periodic hellos aside). */
+    static final long CHALLENGE_HOLDOFF_NANOS = 100_000_000L;
+    /** At most one log line per reason of refusal in this interval (the rest are counted and summed up). */
+    static final long REFUSAL_LOG_INTERVAL_NANOS = 10_000_000_000L;
 
     /** Where the relay's packets go. */
     public interface Output {
@@ -78,7 +86,7 @@ public final class Relay implements AutoCloseable {
         }
     }
 
-    private final TunnelConfig config;
+    private final RelaySettings settings;
     private final ByteBufAllocator alloc;
     private final Output output;
     private final Predicate<InetSocketAddress> ownEmission;
@@ -90,13 +98,16 @@ public final class Relay implements AutoCloseable {
     private final NackResponder responder = new NackResponder();
     private final long holdoffNanos;
     private final long keepaliveNanos;
+    private final long helloRetryNanos;
+    private final long silenceNanos;
     private final long peerTimeoutNanos;
+    private final long ownId;
+    private final SplittableRandom challenges = new SplittableRandom(new SecureRandom().nextLong());
     private final RelayCounters counters = new RelayCounters();
+    private final Map<Counter, LogLimiter> refusalLogs = new EnumMap<>(Counter.class);
     private final IntObjectHashMap<Object> senderSide = new IntObjectHashMap<>();
-    private final List<Peer> peers = new ArrayList<>();
-    private final IntObjectHashMap<Peer> peersByTag = new IntObjectHashMap<>();
-    private final Map<InetSocketAddress, Peer> peersByAddress = new HashMap<>();
-    private volatile List<Peer> peersView = List.of();
+    private final PeerTable peers = new PeerTable();
+    private volatile String clashWith;
     private final FeedbackFlyweight feedback = new FeedbackFlyweight();
     private final ObjectMessageFlyweight objectMessage = new ObjectMessageFlyweight();
     private final NackResponder.Server server = this::serve;
@@ -108,31 +119,33 @@ public final class Relay implements AutoCloseable {
      * @param ownEmission recognises the source address of our own LAN emissions, heard back through loopback
      * @param hashSeed seed of the duplicate filter's hash (random in production, fixed in tests)
      */
-    public Relay(TunnelConfig config, ByteBufAllocator alloc, Output output, Predicate<InetSocketAddress> ownEmission,
+    public Relay(RelaySettings settings, ByteBufAllocator alloc, Output output, Predicate<InetSocketAddress> ownEmission,
                  long hashSeed) {
-        this.config = config;
+        this.settings = settings;
         this.alloc = alloc;
         this.output = output;
         this.ownEmission = ownEmission;
-        this.codec = new FrameCodec(config.key(), FrameCodec.tagOf(config.nodeId()), config.seal(),
-                FrameCodec.initialCounter());
-        this.replay = new ReplayProtection(config.maxClockSkewSeconds());
-        this.filter = new RecentPacketFilter(config.filterCapacity());
+        this.ownId = FrameCodec.wireId(settings.nodeId());
+        this.codec = new FrameCodec(settings.key(), ownId, settings.seal(), FrameCodec.initialCounter());
+        this.replay = new ReplayProtection(settings.maxClockSkewSeconds());
+        this.filter = new RecentPacketFilter(settings.filterCapacity());
         this.hashSeed = hashSeed;
-        this.cache = config.hopByHop()
-                ? new RepairCache(alloc, config.repairCacheBytes(), config.repairCacheEntries()) : null;
-        this.holdoffNanos = config.repairHoldoff().toNanos();
-        this.keepaliveNanos = config.keepalive().toNanos();
-        this.peerTimeoutNanos = config.peerTimeout().toNanos();
+        this.cache = settings.hopByHop()
+                ? new RepairCache(alloc, settings.repairCacheBytes(), settings.repairCacheEntries()) : null;
+        this.holdoffNanos = settings.repairHoldoff().toNanos();
+        this.keepaliveNanos = settings.keepalive().toNanos();
+        this.helloRetryNanos = settings.helloRetry().toNanos();
+        this.silenceNanos = settings.peerSilence().toNanos();
+        this.peerTimeoutNanos = settings.peerTimeout().toNanos();
+        for (Counter c : RelayCounters.REFUSALS) {
+            refusalLogs.put(c, new LogLimiter(REFUSAL_LOG_INTERVAL_NANOS));
+        }
+        refusalLogs.put(Counter.MALFORMED, new LogLimiter(REFUSAL_LOG_INTERVAL_NANOS));
     }
 
     /** A seed for {@link #Relay}'s hash from a fresh random source. */
     public static long randomSeed() {
         return new SplittableRandom().nextLong();
-    }
-
-    Output output() {
-        return output;
     }
 
     public RelayCounters counters() {
@@ -141,7 +154,20 @@ public final class Relay implements AutoCloseable {
 
     /** The current peers (a snapshot, readable from any thread). */
     public List<Peer> peers() {
-        return peersView;
+        return peers.view();
+    }
+
+    /** This daemon's wire id (what its frames carry as sender). */
+    public long ownId() {
+        return ownId;
+    }
+
+    /**
+     * The address of the last authentic frame that claimed this daemon's own node id (another daemon with the same
+     * id), or null: readable from any thread.
+     */
+    public String nodeIdClashWith() {
+        return clashWith;
     }
 
     /** Where to hand datagrams on the WAN port that are no tunnel frames. */
@@ -158,23 +184,23 @@ public final class Relay implements AutoCloseable {
 
     /**
      * Replaces the listed peers (static and from the admin) with {@code specs}: peers that stay keep their state,
-     * peers that go lose their queued frames; learned peers are kept.
+     * peers that go lose their queued frames; learned peers are kept. A new peer is greeted at the next {@link #pump}.
      */
     public void setPeers(List<PeerSpec> specs, long nowNanos) {
         now = nowNanos;
         List<Peer> keep = new ArrayList<>();
         for (PeerSpec spec : specs) {
-            Peer existing = findListed(spec);
+            Peer existing = peers.listedNamed(spec.name());
             if (existing == null) {
-                int tag = spec.id() != null ? FrameCodec.tagOf(spec.id()) : 0;
-                existing = new Peer(spec.name(), true, spec.address(), tag,
-                        new WanPacer(config.peerRate(), config.peerBurstBytes(), config.peerQueueBytes()), this);
-                existing.lastSentNanos = now - keepaliveNanos;  // greet it at once
-                LOG.info("peer {} added", existing);
+                long id = spec.id() != null ? FrameCodec.wireId(spec.id()) : 0;
+                existing = newPeer(spec.name(), true, spec.address(), id);
+                LOG.info("peer {} added: greeting it; data flows once it answers", existing);
+            } else if (!existing.address().equals(spec.address())) {
+                existing.address(spec.address());     // the admin (or the operator) says so
             }
             keep.add(existing);
         }
-        for (Peer p : peers) {
+        for (Peer p : peers.all()) {
             if (!p.listed()) {
                 keep.add(p);
             } else if (!keep.contains(p)) {
@@ -182,61 +208,28 @@ public final class Relay implements AutoCloseable {
                 LOG.info("peer {} removed ({} queued frames dropped)", p, dropped);
             }
         }
-        peers.clear();
-        peers.addAll(keep);
-        reindex();
+        peers.replace(keep);
     }
 
-    private Peer findListed(PeerSpec spec) {
-        for (Peer p : peers) {
-            if (p.listed() && p.name().equals(spec.name())) {
-                if (!p.address().equals(spec.address())) {
-                    p.address(spec.address());
-                }
-                return p;
-            }
-        }
-        return null;
+    private Peer newPeer(String name, boolean listed, InetSocketAddress address, long id) {
+        return new Peer(name, listed, address, id, new WanPacer(settings.peerRate(), settings.peerBurstBytes(),
+                settings.peerQueueBytes()), this, now);
     }
 
-    private void reindex() {
-        peersByTag.clear();
-        peersByAddress.clear();
-        for (Peer p : peers) {
-            if (p.tag() != 0) {
-                peersByTag.put(p.tag(), p);
-            }
-            peersByAddress.put(p.address(), p);
-        }
-        peersView = List.copyOf(peers);
-    }
-
-    /** The peer an authentic frame with this sender tag came from, learning tags, moves and (if allowed) peers. */
-    private Peer resolvePeer(int tag, InetSocketAddress from) {
-        Peer p = peersByTag.get(tag);
+    /**
+     * The peer an authentic frame of {@code sender} from {@code from} belongs to: known by its id, else the peer at
+     * that address (its id is bound only when it answers a hello), else, with unlisted peers accepted, a new learned
+     * peer. Null: refuse it.
+     */
+    private Peer peerOf(long sender, InetSocketAddress from) {
+        Peer p = peers.byId(sender);
         if (p == null) {
-            p = peersByAddress.get(from);
-            if (p != null) {
-                if (p.tag() != 0 && p.tag() != tag) {
-                    LOG.info("peer {} now sends with another tag (restarted with another node id?)", p);
-                }
-                p.tag(tag);
-                reindex();
-            } else if (config.acceptUnlisted()) {
-                p = new Peer(from.getAddress().getHostAddress() + ":" + from.getPort(), false, from, tag,
-                        new WanPacer(config.peerRate(), config.peerBurstBytes(), config.peerQueueBytes()), this);
-                p.lastSentNanos = now;
-                peers.add(p);
-                reindex();
-                LOG.info("learned unlisted peer {} (authentic traffic, accept-unlisted is on)", p);
-            } else {
-                return null;
-            }
+            p = peers.at(from);
         }
-        if (!p.address().equals(from)) {
-            LOG.info("peer {} is now at {} (NAT mapping or move)", p, from);
-            p.address(from);
-            reindex();
+        if (p == null && settings.acceptUnlisted() && peers.roomToLearn()) {
+            p = newPeer(from.getAddress().getHostAddress() + ":" + from.getPort(), false, from, 0);
+            peers.add(p);
+            LOG.info("learned unlisted peer {} (authentic traffic, accept-unlisted is on): greeting it", p);
         }
         return p;
     }
@@ -255,7 +248,7 @@ public final class Relay implements AutoCloseable {
         counters.increment(Counter.LAN_PACKETS_IN);
         counters.add(Counter.LAN_BYTES_IN, length);
         if (NormPacketValidator.validate(datagram, index, length) != null) {
-            counters.increment(Counter.MALFORMED);
+            refuse(Counter.MALFORMED, from);
             return;
         }
         if (!filter.firstSighting(PacketHash.hash(datagram, index, length, hashSeed))) {
@@ -286,46 +279,149 @@ public final class Relay implements AutoCloseable {
                 }
                 return;
             case TRUNCATED:
-                rejected(Counter.AUTH_TRUNCATED, from);
+                refuse(Counter.AUTH_TRUNCATED, from);
                 return;
             case BAD_VERSION:
-                rejected(Counter.AUTH_BAD_VERSION, from);
+                refuse(Counter.AUTH_BAD_VERSION, from);
                 return;
             default:
-                rejected(Counter.AUTH_BAD_MAC, from);
+                refuse(Counter.AUTH_BAD_MAC, from);
                 return;
         }
-        ReplayProtection.Result fresh = replay.check(codec.sender(), codec.counter(), codec.timestamp(),
+        long sender = codec.sender();
+        int type = codec.type();
+        if (sender == ownId) {
+            nodeIdClash(from);
+            return;
+        }
+        long destination = codec.destination();
+        if (destination != ownId && !(destination == FrameCodec.NO_DESTINATION && type == FrameCodec.TYPE_HELLO)) {
+            refuse(Counter.WRONG_DESTINATION, from);
+            return;
+        }
+        ReplayProtection.Result fresh = replay.check(sender, codec.counter(), codec.timestamp(),
                 System.currentTimeMillis());
         if (fresh != ReplayProtection.Result.FRESH) {
-            rejected(fresh == ReplayProtection.Result.STALE ? Counter.REPLAY_STALE : Counter.REPLAY_SEEN, from);
+            refuse(fresh == ReplayProtection.Result.STALE ? Counter.REPLAY_STALE : Counter.REPLAY_SEEN, from);
             return;
         }
-        Peer peer = resolvePeer(codec.sender(), from);
+        if (type == FrameCodec.TYPE_HELLO_REPLY) {
+            onReply(sender, from, datagram.readableBytes());
+            return;
+        }
+        Peer peer = peerOf(sender, from);
         if (peer == null) {
-            rejected(Counter.UNKNOWN_PEER, from);
+            refuse(Counter.UNKNOWN_PEER, from);
             return;
         }
-        peer.heard(nowNanos);
-        peer.counters().increment(PeerCounters.Counter.PACKETS_IN);
-        peer.counters().add(PeerCounters.Counter.BYTES_IN, datagram.readableBytes());
-        if (codec.type() == FrameCodec.TYPE_KEEPALIVE) {
-            peer.counters().increment(PeerCounters.Counter.KEEPALIVES_IN);
+        if (type == FrameCodec.TYPE_HELLO) {
+            onHello(peer, sender, from, datagram.readableBytes());
             return;
         }
-        if (codec.type() != FrameCodec.TYPE_NORM) {
-            counters.increment(Counter.MALFORMED);
+        if (type != FrameCodec.TYPE_NORM) {
+            refuse(Counter.BAD_CONTROL, from);
             return;
         }
         ByteBuf message = codec.openPayload(alloc);
         if (message == null) {
-            rejected(Counter.AUTH_BAD_SEAL, from);
+            refuse(Counter.AUTH_BAD_SEAL, from);
             return;
         }
         try {
+            heardFrom(peer, from, datagram.readableBytes());
             onNormFromPeer(message, peer);
         } finally {
             message.release();
+        }
+    }
+
+    /** Counts an authentic frame of {@code peer}; from another address than its own, that address is challenged. */
+    private void heardFrom(Peer peer, InetSocketAddress from, int bytes) {
+        peer.counters().increment(PeerCounters.Counter.PACKETS_IN);
+        peer.counters().add(PeerCounters.Counter.BYTES_IN, bytes);
+        if (from.equals(peer.address())) {
+            peer.heard(now);
+        } else if (now - peer.lastChallengeElsewhereNanos >= CHALLENGE_HOLDOFF_NANOS) {
+            // NAT rebinding, a move, or a frame replayed from elsewhere: only an answer from there moves the peer.
+            LOG.info("peer {}: authentic frame from {}; challenging that address before sending anything there",
+                    peer, from);
+            sendHello(peer, from);
+        }
+    }
+
+    private void onHello(Peer peer, long sender, InetSocketAddress from, int bytes) {
+        long challenge = challengeOf();
+        if (challenge == Long.MIN_VALUE) {
+            refuse(Counter.BAD_CONTROL, from);
+            return;
+        }
+        peer.counters().increment(PeerCounters.Counter.HELLOS_IN);
+        heardFrom(peer, from, bytes);
+        ByteBuf echo = alloc.heapBuffer(FrameCodec.CHALLENGE_LENGTH).writeLong(challenge);
+        try {
+            // The answer goes where the hello came from: that is the address it proves.
+            sendFrame(peer, codec.encode(alloc, FrameCodec.TYPE_HELLO_REPLY, 0, sender, echo, 0,
+                    FrameCodec.CHALLENGE_LENGTH), from);
+        } finally {
+            echo.release();
+        }
+        peer.counters().increment(PeerCounters.Counter.REPLIES_OUT);
+        boolean unproven = peer.state() != Peer.State.ANSWERING || peer.id() != sender;
+        if (unproven && from.equals(peer.address()) && now - peer.lastHelloNanos >= CHALLENGE_HOLDOFF_NANOS) {
+            sendHello(peer, from);      // greet back at once: data flows as soon as both sides have answered
+        }
+    }
+
+    private void onReply(long sender, InetSocketAddress from, int bytes) {
+        long echo = challengeOf();
+        Peer peer = echo == Long.MIN_VALUE ? null : peers.answeredBy(echo, from);
+        if (peer == null) {
+            refuse(echo == Long.MIN_VALUE ? Counter.BAD_CONTROL : Counter.UNEXPECTED_REPLY, from);
+            return;
+        }
+        if (peer.id() != sender) {
+            if (peer.id() != 0) {
+                LOG.info("peer {} now answers as another daemon (restarted with another node id?)", peer);
+            }
+            peers.bind(peer, sender);
+        }
+        InetSocketAddress was = peer.address();
+        boolean news = peer.answered(from, now);
+        if (!from.equals(was)) {
+            LOG.info("peer {} moved from {} (it answered a challenge at its new address)", peer, was);
+        }
+        if (news) {
+            LOG.info("peer {} answered: relaying to it", peer);
+        }
+        peer.counters().increment(PeerCounters.Counter.REPLIES_IN);
+        peer.counters().increment(PeerCounters.Counter.PACKETS_IN);
+        peer.counters().add(PeerCounters.Counter.BYTES_IN, bytes);
+    }
+
+    /** The challenge (or echo) a HELLO (or HELLO_REPLY) carries; {@link Long#MIN_VALUE} when it has none. */
+    private long challengeOf() {
+        ByteBuf payload = codec.openPayload(alloc);
+        if (payload == null) {
+            return Long.MIN_VALUE;
+        }
+        try {
+            return payload.readableBytes() == FrameCodec.CHALLENGE_LENGTH ? payload.getLong(payload.readerIndex())
+                    : Long.MIN_VALUE;
+        } finally {
+            payload.release();
+        }
+    }
+
+    private void nodeIdClash(InetSocketAddress from) {
+        counters.increment(Counter.NODE_ID_CLASH);
+        clashWith = from.getAddress().getHostAddress() + ":" + from.getPort();
+        LogLimiter log = refusalLogs.get(Counter.NODE_ID_CLASH);
+        if (log.allow()) {
+            LOG.warn("NODE ID CLASH: an authentic frame from {} claims this daemon's own node id '{}': another daemon "
+                    + "uses the same id (the same --node-id twice, or a copied state file) and peers cannot tell the "
+                    + "two apart; give each daemon its own --node-id or delete the copied state file. {} such frames "
+                    + "refused so far ({} since the last line)", clashWith, settings.nodeId(),
+                    counters.get(Counter.NODE_ID_CLASH), log.takeSuppressed());
         }
     }
 
@@ -333,7 +429,7 @@ public final class Relay implements AutoCloseable {
         int index = message.readerIndex();
         int length = message.readableBytes();
         if (NormPacketValidator.validate(message, index, length) != null) {
-            counters.increment(Counter.MALFORMED);
+            refuse(Counter.MALFORMED, peer);
             return;
         }
         if (!filter.firstSighting(PacketHash.hash(message, index, length, hashSeed))) {
@@ -347,17 +443,18 @@ public final class Relay implements AutoCloseable {
         }
         learnSender(message, type, peer);
         emitOnLan(message, index, length);
-        if (config.transit()) {
+        if (settings.transit()) {
             forwardToPeers(message, index, length, peer, false, 0);
         }
     }
 
-    private void rejected(Counter reason, InetSocketAddress from) {
+    /** Counts a refused datagram by its reason and logs it, at most one line per reason per interval. */
+    private void refuse(Counter reason, Object from) {
         counters.increment(reason);
-        long n = counters.get(reason);
-        if (Long.bitCount(n) == 1) {
-            LOG.warn("dropped tunnel datagram from {}: {} ({} so far; logged at powers of two)", from,
-                    reason.name().toLowerCase(), n);
+        LogLimiter log = refusalLogs.get(reason);
+        if (log.allow()) {
+            LOG.warn("refused a tunnel datagram from {}: {} ({} so far; {} more since the last line)", from,
+                    reason.name().toLowerCase(Locale.ROOT), counters.get(reason), log.takeSuppressed());
         }
     }
 
@@ -407,7 +504,7 @@ public final class Relay implements AutoCloseable {
             if (senderAt == LAN) {
                 emitOnLan(forward, index, length);
             } else if (senderAt instanceof Peer p) {
-                if (from == LAN || config.transit()) {
+                if (from == LAN || settings.transit()) {
                     sendTo(p, forward, index, length, true, 0);
                 } else {
                     counters.increment(Counter.FEEDBACK_UNROUTABLE);
@@ -416,7 +513,7 @@ public final class Relay implements AutoCloseable {
                 forwardToPeers(forward, index, length, null, true, 0);     // sender not heard yet: ask everyone
             } else {
                 emitOnLan(forward, index, length);
-                if (config.transit()) {
+                if (settings.transit()) {
                     forwardToPeers(forward, index, length, (Peer) from, true, 0);
                 }
             }
@@ -470,6 +567,15 @@ public final class Relay implements AutoCloseable {
         return true;
     }
 
+    /** Sends a frame to {@code to} at once (paced frames come here when their time has come). */
+    void sendFrame(Peer p, ByteBuf frame, InetSocketAddress to) {
+        p.counters().increment(PeerCounters.Counter.PACKETS_OUT);
+        p.counters().add(PeerCounters.Counter.BYTES_OUT, frame.readableBytes());
+        if (!output.sendToPeer(frame, to)) {
+            sendError(p.name());
+        }
+    }
+
     void sendError(String where) {
         counters.increment(Counter.SEND_ERRORS);
         long n = counters.get(Counter.SEND_ERRORS);
@@ -478,28 +584,28 @@ public final class Relay implements AutoCloseable {
         }
     }
 
+    /** Frames a NORM message to every answering peer but {@code except}: each frame names its destination. */
     private void forwardToPeers(ByteBuf message, int index, int length, Peer except, boolean urgent, int flags) {
-        if (peers.isEmpty() || (peers.size() == 1 && peers.get(0) == except) || oversize(length)) {
+        if (oversize(length)) {
             return;
         }
-        ByteBuf frame = codec.encode(alloc, FrameCodec.TYPE_NORM, flags, message, index, length);
-        try {
-            for (int i = 0; i < peers.size(); i++) {
-                Peer p = peers.get(i);
-                if (p != except) {
-                    enqueue(p, frame.retainedDuplicate(), urgent);
-                }
+        for (int i = 0; i < peers.size(); i++) {
+            Peer p = peers.get(i);
+            if (p != except) {
+                sendTo(p, message, index, length, urgent, flags);
             }
-        } finally {
-            frame.release();
         }
     }
 
     private void sendTo(Peer p, ByteBuf message, int index, int length, boolean urgent, int flags) {
+        if (!p.takesData(now, silenceNanos)) {
+            p.counters().increment(PeerCounters.Counter.WITHHELD);
+            return;
+        }
         if (oversize(length)) {
             return;
         }
-        enqueue(p, codec.encode(alloc, FrameCodec.TYPE_NORM, flags, message, index, length), urgent);
+        enqueue(p, codec.encode(alloc, FrameCodec.TYPE_NORM, flags, p.id(), message, index, length), urgent);
     }
 
     private void enqueue(Peer p, ByteBuf frame, boolean urgent) {
@@ -509,17 +615,15 @@ public final class Relay implements AutoCloseable {
             long n = p.counters().get(PeerCounters.Counter.QUEUE_DROPS);
             if (Long.bitCount(n) == 1) {
                 LOG.warn("peer {}: pacing queue full ({} bytes at {} bit/s), frame dropped; {} so far "
-                        + "(NORM repair recovers them; logged at powers of two)", p, config.peerQueueBytes(),
-                        config.peerRate(), n);
+                        + "(NORM repair recovers them; logged at powers of two)", p, settings.peerQueueBytes(),
+                        settings.peerRate(), n);
             }
-        } else {
-            p.lastSentNanos = now;
         }
     }
 
     /**
-     * Sends what the pacers allow now, greets peers that need a keepalive and forgets silent learned peers. Returns
-     * when to call again.
+     * Sends what the pacers allow now, greets peers whose hello is due, stops sending to peers that fell silent and
+     * forgets silent learned peers. Returns when to call again.
      */
     public long pump(long nowNanos) {
         now = nowNanos;
@@ -527,30 +631,81 @@ public final class Relay implements AutoCloseable {
         boolean changed = false;
         for (int i = 0; i < peers.size(); i++) {
             Peer p = peers.get(i);
-            if (!p.listed() && nowNanos - p.lastHeardNanos > peerTimeoutNanos) {
+            long quiet = nowNanos - p.lastHeardNanos;
+            if (!p.listed() && quiet > peerTimeoutNanos) {
                 LOG.info("forgetting learned peer {}: silent for {} s", p, peerTimeoutNanos / 1_000_000_000L);
                 p.pacer().clear();
                 peers.remove(i--);
                 changed = true;
                 continue;
             }
-            if (nowNanos - p.lastSentNanos >= keepaliveNanos) {
-                enqueue(p, codec.encode(alloc, FrameCodec.TYPE_KEEPALIVE, 0, null, 0, 0), true);
-                p.counters().increment(PeerCounters.Counter.KEEPALIVES_OUT);
+            if (quiet > silenceNanos) {
+                silence(p);
+            }
+            long interval = helloInterval(p, quiet);
+            if (nowNanos - p.lastHelloNanos >= interval) {
+                sendHello(p, p.address());
             }
             next = Math.min(next, p.pacer().drain(nowNanos, p.sink));
-            next = Math.min(next, p.lastSentNanos + keepaliveNanos);
+            next = Math.min(next, p.lastHelloNanos + interval);
+            if (p.state() == Peer.State.ANSWERING) {
+                next = Math.min(next, p.lastHeardNanos + silenceNanos + 1);
+            }
         }
         if (changed) {
-            reindex();
+            peers.reindex();
         }
         return next;
+    }
+
+    /**
+     * Hellos every keepalive period to a peer that answers and was heard lately, and to one that has been quiet for
+     * longer than the silence (a slow probe); every hello-retry period in between, so that a first answer, or one
+     * after a lost hello, comes soon.
+     */
+    private long helloInterval(Peer p, long quiet) {
+        boolean answering = p.state() == Peer.State.ANSWERING && quiet <= keepaliveNanos;
+        return answering || quiet > silenceNanos ? keepaliveNanos : helloRetryNanos;
+    }
+
+    private void silence(Peer p) {
+        if (p.state() == Peer.State.ANSWERING) {
+            p.silenced();
+            int dropped = p.pacer().clear();
+            LOG.warn("peer {} silent for {} ms: no more data to it until it answers again ({} queued frames "
+                    + "dropped); probing every {} ms", p, silenceNanos / 1_000_000, dropped, keepaliveNanos / 1_000_000);
+            p.silenceReported = true;
+        } else if (!p.silenceReported) {
+            LOG.warn("peer {} has not answered for {} ms: nothing is sent to it but hellos, every {} ms (wrong address, "
+                    + "wrong key, or the daemon is down?)", p, silenceNanos / 1_000_000, keepaliveNanos / 1_000_000);
+            p.silenceReported = true;
+        }
+    }
+
+    /** A hello with a fresh challenge to {@code to}: the peer's answer from there proves it is there. */
+    private void sendHello(Peer p, InetSocketAddress to) {
+        long challenge = challenges.nextLong();
+        p.challenged(challenge, to);
+        if (to.equals(p.address())) {
+            p.lastHelloNanos = now;
+        } else {
+            p.lastChallengeElsewhereNanos = now;
+        }
+        long destination = p.state() == Peer.State.ANSWERING ? p.id() : FrameCodec.NO_DESTINATION;
+        ByteBuf payload = alloc.heapBuffer(FrameCodec.CHALLENGE_LENGTH).writeLong(challenge);
+        try {
+            sendFrame(p, codec.encode(alloc, FrameCodec.TYPE_HELLO, 0, destination, payload, 0,
+                    FrameCodec.CHALLENGE_LENGTH), to);
+        } finally {
+            payload.release();
+        }
+        p.counters().increment(PeerCounters.Counter.HELLOS_OUT);
     }
 
     /** Releases every queued frame and the repair cache. */
     @Override
     public void close() {
-        for (Peer p : peers) {
+        for (Peer p : peers.all()) {
             p.pacer().clear();
         }
         if (cache != null) {

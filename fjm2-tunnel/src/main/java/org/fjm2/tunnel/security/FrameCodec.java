@@ -3,7 +3,11 @@ package org.fjm2.tunnel.security;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
@@ -15,43 +19,64 @@ import javax.crypto.spec.GCMParameterSpec;
  * <pre>
  *  0                   1                   2                   3
  *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
- * |         magic "FT"            |   version=1   |     type      |
+ * |         magic "FT"            |   version=2   |     type      |
  * |     flags     |                  reserved (0)                 |
- * |                      sender tag (the sending daemon)          |
+ * |                 sender: the sending daemon's wire id          |
+ * |                       (64 bits, see {@link #wireId})          |
+ * |              destination: the receiving daemon's wire id      |
+ * |           (0 only in a HELLO to a peer not answered yet)      |
  * |                  timestamp (Unix seconds, sender's clock)     |
+ * |          nonce prefix (random, drawn once per process)        |
  * |                  counter (64 bits, never repeats per sender)  |
  * |                                                               |
- * |  payload: a NORM message, or AES-256-GCM(NORM message) + 16-byte tag when SEALED
+ * |  payload: a NORM message, or AES-256-GCM(NORM message) + 16-byte tag when SEALED;
+ * |           a HELLO's challenge or a HELLO_REPLY's echo (8 bytes)
  * |  MAC: HMAC-SHA256(mac key, every byte before it), first 16 bytes
  * </pre>
  *
  * The MAC covers the header and the (sealed or clear) payload, and is checked first, in constant time, before
- * anything else of the datagram is believed; replay is then checked by {@link ReplayProtection} on the sender tag,
- * timestamp and counter. When sealed, the GCM nonce is the sender tag and the counter (unique per sender as long
- * as node ids are unique), and the header is GCM's associated data.
+ * anything else of the datagram is believed. The header names the destination, so a frame is good for one receiver
+ * only: a frame meant for another daemon is refused, not replayed into a new context. Replay is then checked by
+ * {@link ReplayProtection} on the sender, timestamp and counter. When sealed, the 96-bit GCM nonce is the nonce prefix
+ * and the counter: the prefix is random per process, so two daemons never share a nonce, even clones with one node
+ * id; the header is GCM's associated data.
  */
 public final class FrameCodec {
 
     public static final int MAGIC = 0x4654;
-    public static final int VERSION = 1;
+    /** Version 2: 64-bit sender and destination ids, random nonce prefix (version 1 had a 32-bit sender tag). */
+    public static final int VERSION = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 2;
     public static final int TYPE_OFFSET = 3;
     public static final int FLAGS_OFFSET = 4;
     public static final int SENDER_OFFSET = 8;
-    public static final int TIMESTAMP_OFFSET = 12;
-    public static final int COUNTER_OFFSET = 16;
-    public static final int HEADER_LENGTH = 24;
+    public static final int DESTINATION_OFFSET = 16;
+    public static final int TIMESTAMP_OFFSET = 24;
+    public static final int NONCE_PREFIX_OFFSET = 28;
+    public static final int COUNTER_OFFSET = 32;
+    public static final int HEADER_LENGTH = 40;
     public static final int MAC_LENGTH = 16;
     public static final int GCM_TAG_LENGTH = 16;
     /** Bytes a frame adds to a clear payload. */
     public static final int OVERHEAD = HEADER_LENGTH + MAC_LENGTH;
+    /** Length of a HELLO's challenge and of a HELLO_REPLY's echo. */
+    public static final int CHALLENGE_LENGTH = 8;
+    /** The destination of a frame to a daemon whose id is not known yet (allowed in a HELLO only). */
+    public static final long NO_DESTINATION = 0;
 
     /** A NORM message between daemons. */
     public static final int TYPE_NORM = 1;
-    /** No payload: keeps NAT mappings open and tells the peer we are alive. */
-    public static final int TYPE_KEEPALIVE = 2;
+    /**
+     * A greeting with a fresh challenge: asks the receiver to answer with a {@link #TYPE_HELLO_REPLY} to the address
+     * it came from. Sent until a peer answers, then as the keepalive (it keeps NAT mappings open).
+     */
+    public static final int TYPE_HELLO = 2;
+    /** The same frame type under its former name: the hello is also the keepalive. */
+    public static final int TYPE_KEEPALIVE = TYPE_HELLO;
+    /** The answer to a HELLO: its payload echoes the challenge. */
+    public static final int TYPE_HELLO_REPLY = 3;
 
     /** The payload is sealed with AES-256-GCM. */
     public static final int FLAG_SEALED = 0x01;
@@ -72,10 +97,14 @@ public final class FrameCodec {
         BAD_SEAL
     }
 
+    /** Where nonce prefixes come from: unpredictable, so that no two processes are likely to draw the same. */
+    private static final SecureRandom NONCE_PREFIXES = new SecureRandom();
+
     private final Mac mac;
     private final Cipher cipher;
     private final TunnelKey key;
-    private final int senderTag;
+    private final long senderId;
+    private final int noncePrefix;
     private final boolean seal;
     private final byte[] macOut = new byte[32];
     private final byte[] macIn = new byte[MAC_LENGTH];
@@ -90,15 +119,16 @@ public final class FrameCodec {
 
     /**
      * @param key the shared key
-     * @param senderTag this daemon's tag (see {@link #tagOf})
+     * @param senderId this daemon's wire id (see {@link #wireId})
      * @param seal whether outgoing payloads are sealed (incoming sealed payloads are opened either way)
      * @param firstCounter the first counter value; {@link #initialCounter()} makes a restarted daemon continue above
      *                     the counters of its previous run
      */
-    public FrameCodec(TunnelKey key, int senderTag, boolean seal, long firstCounter) {
+    public FrameCodec(TunnelKey key, long senderId, boolean seal, long firstCounter) {
         this.key = key;
         this.mac = key.newMac();
-        this.senderTag = senderTag;
+        this.senderId = senderId;
+        this.noncePrefix = NONCE_PREFIXES.nextInt();
         this.seal = seal;
         this.counter = firstCounter;
         try {
@@ -113,14 +143,36 @@ public final class FrameCodec {
         return System.currentTimeMillis() * 1000L;
     }
 
-    /** The 32-bit tag of a node id (the id's string hash, spread): what the frames carry as the sender. */
-    public static int tagOf(String nodeId) {
-        int h = nodeId.hashCode() * 0x9E3779B1;
-        return h ^ (h >>> 16);
+    /**
+     * The 64-bit wire id of a node id, what frames carry as sender and destination: the first 8 bytes of the id's
+     * SHA-256 (never 0, which means "no destination"). Node ids are unique by construction (see TunnelConfig), and 64
+     * bits keep accidental collisions out of reach.
+     */
+    public static long wireId(String nodeId) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(nodeId.getBytes(StandardCharsets.UTF_8));
+            long id = 0;
+            for (int i = 0; i < 8; i++) {
+                id = (id << 8) | (h[i] & 0xFF);
+            }
+            return id == NO_DESTINATION ? 1 : id;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is unavailable", e);
+        }
     }
 
-    public int senderTag() {
-        return senderTag;
+    /** The former name of {@link #wireId}. */
+    public static long tagOf(String nodeId) {
+        return wireId(nodeId);
+    }
+
+    public long senderId() {
+        return senderId;
+    }
+
+    /** This codec's nonce prefix (random per instance, so per process). */
+    public int noncePrefix() {
+        return noncePrefix;
     }
 
     public boolean sealing() {
@@ -132,11 +184,17 @@ public final class FrameCodec {
         return OVERHEAD + payloadLength + (seal && payloadLength > 0 ? GCM_TAG_LENGTH : 0);
     }
 
-    /**
-     * Builds a frame around {@code length} bytes of {@code payload} from absolute index {@code index} (a keepalive
-     * passes length 0). Returns a new pooled buffer the caller owns; {@code payload} is not modified or released.
-     */
+    /** A frame with no destination ({@link #NO_DESTINATION}): only a HELLO to a peer not answered yet is one. */
     public ByteBuf encode(ByteBufAllocator alloc, int type, int flags, ByteBuf payload, int index, int length) {
+        return encode(alloc, type, flags, NO_DESTINATION, payload, index, length);
+    }
+
+    /**
+     * Builds a frame for {@code destination} around {@code length} bytes of {@code payload} from absolute index
+     * {@code index}. Returns a new pooled buffer the caller owns; {@code payload} is not modified or released.
+     */
+    public ByteBuf encode(ByteBufAllocator alloc, int type, int flags, long destination, ByteBuf payload, int index,
+                          int length) {
         boolean sealed = seal && length > 0;
         int frameLength = frameLength(length);
         ByteBuf out = alloc.directBuffer(frameLength);
@@ -148,13 +206,15 @@ public final class FrameCodec {
         out.writeByte(flags | (sealed ? FLAG_SEALED : 0));
         out.writeByte(0);
         out.writeShort(0);
-        out.writeInt(senderTag);
+        out.writeLong(senderId);
+        out.writeLong(destination);
         out.writeInt((int) now);
+        out.writeInt(noncePrefix);
         out.writeLong(c);
         if (sealed) {
             int payloadStart = out.writerIndex();
             try {
-                initCipher(Cipher.ENCRYPT_MODE, senderTag, c);
+                initCipher(Cipher.ENCRYPT_MODE, noncePrefix, c);
                 cipher.updateAAD(out.internalNioBuffer(0, HEADER_LENGTH));
                 ByteBuffer plain = payload.nioBuffer(index, length);
                 ByteBuffer sealedOut = out.internalNioBuffer(payloadStart, length + GCM_TAG_LENGTH);
@@ -222,8 +282,19 @@ public final class FrameCodec {
         return (flags() & FLAG_SEALED) != 0;
     }
 
-    public int sender() {
-        return frame.getInt(offset + SENDER_OFFSET);
+    /** The sender's wire id. */
+    public long sender() {
+        return frame.getLong(offset + SENDER_OFFSET);
+    }
+
+    /** The destination's wire id ({@link #NO_DESTINATION} in a HELLO to a peer not answered yet). */
+    public long destination() {
+        return frame.getLong(offset + DESTINATION_OFFSET);
+    }
+
+    /** The nonce prefix of the frame decoded last. */
+    public int framePrefix() {
+        return frame.getInt(offset + NONCE_PREFIX_OFFSET);
     }
 
     /** The sender's clock when it built the frame, Unix seconds. */
@@ -260,7 +331,7 @@ public final class FrameCodec {
         }
         ByteBuf out = alloc.directBuffer(plainLength);
         try {
-            initCipher(Cipher.DECRYPT_MODE, sender(), counter());
+            initCipher(Cipher.DECRYPT_MODE, framePrefix(), counter());
             cipher.updateAAD(frame.nioBuffer(offset, HEADER_LENGTH));
             cipher.doFinal(frame.nioBuffer(payloadIndex(), length), out.internalNioBuffer(0, plainLength));
             out.writerIndex(plainLength);
@@ -271,11 +342,11 @@ public final class FrameCodec {
         }
     }
 
-    private void initCipher(int mode, int tag, long c) throws GeneralSecurityException {
-        nonce[0] = (byte) (tag >>> 24);
-        nonce[1] = (byte) (tag >>> 16);
-        nonce[2] = (byte) (tag >>> 8);
-        nonce[3] = (byte) tag;
+    private void initCipher(int mode, int prefix, long c) throws GeneralSecurityException {
+        nonce[0] = (byte) (prefix >>> 24);
+        nonce[1] = (byte) (prefix >>> 16);
+        nonce[2] = (byte) (prefix >>> 8);
+        nonce[3] = (byte) prefix;
         for (int i = 0; i < 8; i++) {
             nonce[4 + i] = (byte) (c >>> (56 - 8 * i));
         }

@@ -1,6 +1,6 @@
 package org.fjm2.tunnel.security;
 
-import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.LongObjectHashMap;
 
 /**
  * Refuses an authentic tunnel datagram a second time: its timestamp must lie within {@link #maxSkewSeconds} of the
@@ -30,7 +30,7 @@ public final class ReplayProtection {
     private static final int WORDS = WINDOW / 64;
 
     private final long maxSkewSeconds;
-    private final IntObjectHashMap<Window> senders = new IntObjectHashMap<>();
+    private final LongObjectHashMap<Window> senders = new LongObjectHashMap<>();
 
     public ReplayProtection(long maxSkewSeconds) {
         this.maxSkewSeconds = maxSkewSeconds;
@@ -41,7 +41,7 @@ public final class ReplayProtection {
     }
 
     /** Checks a datagram and, when fresh, remembers its counter. */
-    public Result check(int sender, long counter, long timestampSeconds, long nowMillis) {
+    public Result check(long sender, long counter, long timestampSeconds, long nowMillis) {
         if (Math.abs(nowMillis / 1000 - timestampSeconds) > maxSkewSeconds) {
             return Result.STALE;
         }
@@ -84,9 +84,9 @@ public final class ReplayProtection {
     }
 
     private void evictOldest() {
-        int oldest = 0;
+        long oldest = 0;
         long oldestSeen = Long.MAX_VALUE;
-        for (IntObjectHashMap.PrimitiveEntry<Window> e : senders.entries()) {
+        for (LongObjectHashMap.PrimitiveEntry<Window> e : senders.entries()) {
             if (e.value().lastSeen < oldestSeen) {
                 oldestSeen = e.value().lastSeen;
                 oldest = e.key();

@@ -46,8 +46,11 @@ public final class TunnelKey {
     }
 
     /**
-     * Reads the secret from {@code file}: its content with surrounding white space trimmed. Refuses a file that its
-     * group or others may read or write (POSIX file systems), so that a secret left open is noticed, not used.
+     * Reads the secret from {@code file} as bytes, never through a text decoding: a file of printable ASCII (a hex or
+     * base64 secret, e.g. from {@code openssl rand -hex 32}) is used as those characters without surrounding white
+     * space (a trailing newline does not count); any other file (e.g. {@code openssl rand 32}) is used exactly as it
+     * is, byte for byte. Refuses a file that its group or others may read or write (POSIX file systems), so that a
+     * secret left open is noticed, not used.
      *
      * @throws IllegalArgumentException with a one-line reason a user can act on
      */
@@ -71,19 +74,45 @@ public final class TunnelKey {
                 throw new IllegalArgumentException("key file " + file + " is larger than " + MAX_FILE_BYTES + " bytes");
             }
             byte[] raw = Files.readAllBytes(file);
-            byte[] secret = new String(raw, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
-            Arrays.fill(raw, (byte) 0);
+            byte[] secret = isText(raw) ? stripWhiteSpace(raw) : raw;
             if (secret.length < MIN_SECRET_BYTES) {
                 throw new IllegalArgumentException("key file " + file + " holds " + secret.length
                         + " bytes; at least " + MIN_SECRET_BYTES + " are needed (e.g. openssl rand -hex 32 > " + file
                         + ")");
             }
             TunnelKey key = new TunnelKey(secret);
+            Arrays.fill(raw, (byte) 0);         // the derived keys are made: the secret itself is no longer needed
             Arrays.fill(secret, (byte) 0);
             return key;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read key file " + file + ": " + e.getMessage());
         }
+    }
+
+    /** Whether every byte is printable ASCII or ASCII white space. */
+    static boolean isText(byte[] bytes) {
+        for (byte b : bytes) {
+            if (!(b >= 0x20 && b < 0x7F) && !isWhiteSpace(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isWhiteSpace(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
+    }
+
+    private static byte[] stripWhiteSpace(byte[] text) {
+        int from = 0;
+        int to = text.length;
+        while (from < to && isWhiteSpace(text[from])) {
+            from++;
+        }
+        while (to > from && isWhiteSpace(text[to - 1])) {
+            to--;
+        }
+        return Arrays.copyOfRange(text, from, to);
     }
 
     /** A fresh HMAC-SHA256 instance keyed for datagram authentication (one per thread). */

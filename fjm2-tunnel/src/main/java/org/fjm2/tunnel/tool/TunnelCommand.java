@@ -14,11 +14,13 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.fjm2.tunnel.NodeIds;
 import org.fjm2.tunnel.TunnelConfig;
 import org.fjm2.tunnel.TunnelDaemon;
 import org.fjm2.tunnel.security.TunnelKey;
 import org.fjm2.tunnel.admin.AdminClient;
 import org.fjm2.tunnel.admin.AdminTokenFile;
+import org.fjm2.util.Quantities;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -46,8 +48,8 @@ public final class TunnelCommand implements Callable<Integer> {
 
     static final Set<String> KEYS = Set.of("group", "interface", "listen", "node-id", "peer", "key-file", "seal",
             "rate", "burst", "queue", "hop-by-hop", "repair-cache", "repair-holdoff", "transit", "accept-unlisted",
-            "keepalive", "status-interval", "ttl", "admin", "token-file", "advertise", "transport", "duration",
-            "admin-ca");
+            "keepalive", "peer-silence", "state-dir", "status-interval", "ttl", "admin", "token-file", "advertise",
+            "transport", "duration", "admin-ca");
 
     @Option(names = "--config", paramLabel = "FILE", description = "Properties file with any of the options below.")
     Path configFile;
@@ -64,8 +66,14 @@ public final class TunnelCommand implements Callable<Integer> {
     String listen;
 
     @Option(names = "--node-id", paramLabel = "ID",
-            description = "This daemon's unique id (its name in FJM2-Admin). Default: hostname-port.")
+            description = "This daemon's unique id (its name in FJM2-Admin). Default: the host name and a random "
+                    + "part, drawn once and kept in --state-dir.")
     String nodeId;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Where the default node id is kept. Default: $STATE_DIRECTORY (systemd), else "
+                    + "~/" + NodeIds.DEFAULT_STATE_SUBDIRECTORY + ".")
+    Path stateDir;
 
     @Option(names = "--peer", paramLabel = "HOST:PORT", split = ",",
             description = "A peer daemon; repeatable or comma-separated.")
@@ -110,8 +118,12 @@ public final class TunnelCommand implements Callable<Integer> {
     String acceptUnlisted;
 
     @Option(names = "--keepalive", paramLabel = "DURATION",
-            description = "Keepalive to idle peers (keeps NAT mappings open). Default: 10s.")
+            description = "Hello to each answering peer this often (keeps NAT mappings open). Default: 10s.")
     String keepalive;
+
+    @Option(names = "--peer-silence", paramLabel = "DURATION",
+            description = "A peer not heard for this long gets no more data until it answers again. Default: 30s.")
+    String peerSilence;
 
     @Option(names = "--status-interval", paramLabel = "DURATION",
             description = "Period of the one-line status log (0: off). Default: 10s.")
@@ -151,7 +163,7 @@ public final class TunnelCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         TunnelConfig config = config();
         java.time.Duration runFor = value("duration", duration) == null ? java.time.Duration.ZERO
-                : Units.duration("--duration", value("duration", duration));
+                : Quantities.duration("--duration", value("duration", duration));
         CountDownLatch stop = new CountDownLatch(1);
         TunnelDaemon daemon = TunnelDaemon.start(config);
         Thread hook = new Thread(() -> {
@@ -185,7 +197,11 @@ public final class TunnelCommand implements Callable<Integer> {
         TunnelConfig.Builder b = TunnelConfig.builder(g.getHostString(), g.getPort());
         apply("interface", interfaceName, b::interfaceName);
         apply("listen", listen, v -> b.listen(v.contains(":") ? hostPort("--listen", v, -1)
-                : new InetSocketAddress(Units.integer("--listen", v, 0, 65535))));
+                : new InetSocketAddress(integer("--listen", v, 0, 65535))));
+        Path state = stateDir != null ? stateDir : pathValue("state-dir");
+        if (state != null) {
+            b.stateDir(state);
+        }
         apply("node-id", nodeId, b::nodeId);
         List<String> peerList = peers != null ? peers : splitList(file.getProperty("peer"));
         for (String p : peerList) {
@@ -197,18 +213,19 @@ public final class TunnelCommand implements Callable<Integer> {
                     + "(create one with: openssl rand -hex 32 > tunnel.key; chmod 600 tunnel.key)");
         }
         b.key(TunnelKey.load(key));
-        apply("seal", seal, v -> b.seal(Units.bool("--seal", v)));
-        apply("rate", rate, v -> b.peerRate(Units.rate("--rate", v)));
-        apply("burst", burst, v -> b.peerBurstBytes((int) Math.min(Integer.MAX_VALUE, Units.bytes("--burst", v))));
-        apply("queue", queue, v -> b.peerQueueBytes(Units.bytes("--queue", v)));
-        apply("hop-by-hop", hopByHop, v -> b.hopByHop(Units.bool("--hop-by-hop", v)));
-        apply("repair-cache", repairCache, v -> b.repairCacheBytes(Units.bytes("--repair-cache", v)));
-        apply("repair-holdoff", repairHoldoff, v -> b.repairHoldoff(Units.duration("--repair-holdoff", v)));
-        apply("transit", transit, v -> b.transit(Units.bool("--transit", v)));
-        apply("accept-unlisted", acceptUnlisted, v -> b.acceptUnlisted(Units.bool("--accept-unlisted", v)));
-        apply("keepalive", keepalive, v -> b.keepalive(Units.duration("--keepalive", v)));
-        apply("status-interval", statusInterval, v -> b.statusInterval(Units.duration("--status-interval", v)));
-        apply("ttl", ttl, v -> b.ttl(Units.integer("--ttl", v, 0, 255)));
+        apply("seal", seal, v -> b.seal(bool("--seal", v)));
+        apply("rate", rate, v -> b.peerRate(Quantities.rate("--rate", v)));
+        apply("burst", burst, v -> b.peerBurstBytes((int) Math.min(Integer.MAX_VALUE, Quantities.bytes("--burst", v))));
+        apply("queue", queue, v -> b.peerQueueBytes(Quantities.bytes("--queue", v)));
+        apply("hop-by-hop", hopByHop, v -> b.hopByHop(bool("--hop-by-hop", v)));
+        apply("repair-cache", repairCache, v -> b.repairCacheBytes(Quantities.bytes("--repair-cache", v)));
+        apply("repair-holdoff", repairHoldoff, v -> b.repairHoldoff(Quantities.duration("--repair-holdoff", v)));
+        apply("transit", transit, v -> b.transit(bool("--transit", v)));
+        apply("accept-unlisted", acceptUnlisted, v -> b.acceptUnlisted(bool("--accept-unlisted", v)));
+        apply("keepalive", keepalive, v -> b.keepalive(Quantities.duration("--keepalive", v)));
+        apply("peer-silence", peerSilence, v -> b.peerSilence(Quantities.duration("--peer-silence", v)));
+        apply("status-interval", statusInterval, v -> b.statusInterval(Quantities.duration("--status-interval", v)));
+        apply("ttl", ttl, v -> b.ttl(integer("--ttl", v, 0, 255)));
         apply("transport", transport, b::transport);
         String adminUrl = value("admin", admin);
         if (adminUrl != null) {
@@ -296,6 +313,26 @@ public final class TunnelCommand implements Callable<Integer> {
             return InetSocketAddress.createUnresolved(host, port);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + ": bad port in '" + text + "'");
+        }
+    }
+
+    private static boolean bool(String name, String text) {
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> throw new IllegalArgumentException(name + ": expected true or false, got '" + text + "'");
+        };
+    }
+
+    private static int integer(String name, String text, int min, int max) {
+        try {
+            int v = Integer.parseInt(text.trim());
+            if (v < min || v > max) {
+                throw new IllegalArgumentException(name + ": must be " + min + ".." + max + ", got " + v);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + ": not a number: '" + text + "'");
         }
     }
 

@@ -13,6 +13,7 @@ import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
 import org.fjm2.norm.codec.RepairRequestReader;
 import org.fjm2.norm.codec.RepairRequestWriter;
+import org.fjm2.tunnel.TestPackets;
 import org.junit.jupiter.api.Test;
 
 /** The cache answers what it holds of a NACK and rewrites the rest; it evicts oldest first within its bounds. */
@@ -148,13 +149,7 @@ class NackResponderTest {
 
     /** A NORM_DATA of OBJECT, block 0, the symbol, with RS8 payload ids and a 500-byte payload. */
     static ByteBuf data(int symbol) {
-        ByteBuf b = Unpooled.buffer(520);
-        ObjectMessageFlyweight f = new ObjectMessageFlyweight().wrap(b, 0, 520);
-        f.writeObjectHeader(NormWire.TYPE_DATA, symbol, SENDER, INSTANCE, 0, 4, 0, 0, NormWire.FEC_RS8, OBJECT);
-        f.headerLength(20);
-        f.writePayloadId(8, 0, symbol, 0);
-        b.writerIndex(520);
-        return b;
+        return TestPackets.data(SENDER, INSTANCE, OBJECT, symbol);
     }
 
     static ByteBuf nackForRange(int first, int last) {

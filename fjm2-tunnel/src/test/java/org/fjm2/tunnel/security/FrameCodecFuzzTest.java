@@ -20,8 +20,8 @@ class FrameCodecFuzzTest {
 
     private static final byte[] SECRET =
             "fjm2-tunnel-fuzz-secret-0123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    private static final int SENDER_TAG = FrameCodec.tagOf("fuzz-sender");
-    private static final int RECEIVER_TAG = FrameCodec.tagOf("fuzz-receiver");
+    private static final long SENDER_ID = FrameCodec.wireId("fuzz-sender");
+    private static final long RECEIVER_ID = FrameCodec.wireId("fuzz-receiver");
     /** Largest payload of one frame in one UDP datagram over IPv4 (sealed: a GCM tag more). */
     private static final int MAX_PAYLOAD = 65_507 - FrameCodec.OVERHEAD - FrameCodec.GCM_TAG_LENGTH;
     /**
@@ -33,7 +33,7 @@ class FrameCodecFuzzTest {
     @FuzzTest
     void forgedFramesAreRejected(byte[] input) throws Exception {
         InputBounds.runWithinBounds(input, () -> {
-            FrameCodec receiver = new FrameCodec(TunnelKey.of(SECRET), RECEIVER_TAG, false, 1);
+            FrameCodec receiver = new FrameCodec(TunnelKey.of(SECRET), RECEIVER_ID, false, 1);
             FrameCodec.Verdict verdict = receiver.decode(Unpooled.wrappedBuffer(input));
             if (verdict == FrameCodec.Verdict.VALID) {
                 throw new AssertionError("a frame nobody built decoded as VALID: " + InputBounds.describe(input));
@@ -50,7 +50,7 @@ class FrameCodecFuzzTest {
         int control = input.length == 0 ? 0 : input[0] & 0xFF;
         byte[] payload = Arrays.copyOfRange(input, Math.min(1, input.length), Math.min(input.length, MAX_PAYLOAD + 1));
         boolean seal = (control & 1) != 0;
-        int type = (control & 2) != 0 ? FrameCodec.TYPE_KEEPALIVE : FrameCodec.TYPE_NORM;
+        int type = (control & 2) != 0 ? FrameCodec.TYPE_HELLO : FrameCodec.TYPE_NORM;
         int flags = (control & 4) != 0 ? FrameCodec.FLAG_CACHE_REPAIR : 0;
         InputBounds.runWithinBounds(input, () -> roundTrip(seal, type, flags, payload, control >>> 3, input));
     }
@@ -58,10 +58,11 @@ class FrameCodecFuzzTest {
     private static void roundTrip(boolean seal, int type, int flags, byte[] payload, int tamperSelector,
                                   byte[] input) {
         TunnelKey key = TunnelKey.of(SECRET);
-        FrameCodec sender = new FrameCodec(key, SENDER_TAG, seal, FrameCodec.initialCounter());
-        FrameCodec receiver = new FrameCodec(key, RECEIVER_TAG, false, 1);
+        FrameCodec sender = new FrameCodec(key, SENDER_ID, seal, FrameCodec.initialCounter());
+        FrameCodec receiver = new FrameCodec(key, RECEIVER_ID, false, 1);
         ReplayProtection replay = new ReplayProtection(ReplayProtection.DEFAULT_MAX_SKEW_SECONDS);
-        ByteBuf frame = sender.encode(ALLOCATOR, type, flags, Unpooled.wrappedBuffer(payload), 0, payload.length);
+        ByteBuf frame = sender.encode(ALLOCATOR, type, flags, RECEIVER_ID, Unpooled.wrappedBuffer(payload), 0,
+                payload.length);
         ByteBuf tampered = Unpooled.copiedBuffer(frame);
         try {
             int flip = tamperSelector * 131 % tampered.readableBytes();
@@ -71,7 +72,8 @@ class FrameCodecFuzzTest {
                         + InputBounds.describe(input));
             }
             FrameCodec.Verdict verdict = receiver.decode(frame);
-            if (verdict != FrameCodec.Verdict.VALID || receiver.type() != type || receiver.sender() != SENDER_TAG
+            if (verdict != FrameCodec.Verdict.VALID || receiver.type() != type || receiver.sender() != SENDER_ID
+                    || receiver.destination() != RECEIVER_ID
                     || (receiver.flags() & FrameCodec.FLAG_CACHE_REPAIR) != flags
                     || receiver.sealed() != (seal && payload.length > 0)) {
                 throw new AssertionError("the frame built did not decode as built (" + verdict + "): "

@@ -34,7 +34,7 @@ class FrameCodecTest {
             ByteBuf payload = rx.openPayload(ALLOC);
             assertThat(ByteBufUtil.getBytes(payload)).isEqualTo(MESSAGE);
             payload.release();
-            ByteBuf second = tx.encode(ALLOC, FrameCodec.TYPE_KEEPALIVE, 0, null, 0, 0);
+            ByteBuf second = tx.encode(ALLOC, FrameCodec.TYPE_HELLO, 0, null, 0, 0);
             assertThat(rx.decode(second)).isEqualTo(FrameCodec.Verdict.VALID);
             assertThat(rx.counter()).as("counters grow").isEqualTo(1001);
             assertThat(rx.openPayload(ALLOC)).isNull();
@@ -62,6 +62,50 @@ class FrameCodecTest {
         } finally {
             frame.release();
         }
+    }
+
+    @Test
+    void twoDaemonsWithOneNodeIdNeverShareANonce() {
+        // Cloned gateways: the same node id and the same starting counter. The nonce's prefix is random per process.
+        FrameCodec one = new FrameCodec(KEY, 7, true, 5000);
+        FrameCodec clone = new FrameCodec(KEY, 7, true, 5000);
+        FrameCodec rx = new FrameCodec(KEY, 8, false, 1);
+        ByteBuf a = one.encode(ALLOC, FrameCodec.TYPE_NORM, 0, 8, Unpooled.wrappedBuffer(MESSAGE), 0, MESSAGE.length);
+        ByteBuf b = clone.encode(ALLOC, FrameCodec.TYPE_NORM, 0, 8, Unpooled.wrappedBuffer(MESSAGE), 0,
+                MESSAGE.length);
+        try {
+            assertThat(one.noncePrefix()).isNotEqualTo(clone.noncePrefix());
+            assertThat(ByteBufUtil.getBytes(a, FrameCodec.HEADER_LENGTH, MESSAGE.length))
+                    .as("the same plaintext under the same nonce would give the same ciphertext")
+                    .isNotEqualTo(ByteBufUtil.getBytes(b, FrameCodec.HEADER_LENGTH, MESSAGE.length));
+            assertThat(rx.decode(a)).isEqualTo(FrameCodec.Verdict.VALID);
+            assertThat(rx.framePrefix()).isEqualTo(one.noncePrefix());
+            ByteBuf opened = rx.openPayload(ALLOC);
+            assertThat(ByteBufUtil.getBytes(opened)).isEqualTo(MESSAGE);
+            opened.release();
+        } finally {
+            a.release();
+            b.release();
+        }
+    }
+
+    @Test
+    void framesNameTheirDestinationUnderTheMac() {
+        long b = FrameCodec.wireId("gw-b");
+        long c = FrameCodec.wireId("gw-c");
+        assertThat(b).isNotEqualTo(c).isNotZero();
+        FrameCodec tx = new FrameCodec(KEY, FrameCodec.wireId("gw-a"), false, 1);
+        FrameCodec rx = new FrameCodec(KEY, b, false, 1);
+        ByteBuf frame = tx.encode(ALLOC, FrameCodec.TYPE_NORM, 0, b, Unpooled.wrappedBuffer(MESSAGE), 0,
+                MESSAGE.length);
+        byte[] bytes = ByteBufUtil.getBytes(frame);
+        frame.release();
+        assertThat(rx.decode(Unpooled.wrappedBuffer(bytes))).isEqualTo(FrameCodec.Verdict.VALID);
+        assertThat(rx.destination()).isEqualTo(b);
+        for (int i = 0; i < 8; i++) {                 // readdressed to C: the MAC no longer matches
+            bytes[FrameCodec.DESTINATION_OFFSET + i] = (byte) (c >>> (56 - 8 * i));
+        }
+        assertThat(rx.decode(Unpooled.wrappedBuffer(bytes))).isEqualTo(FrameCodec.Verdict.BAD_MAC);
     }
 
     @Test

@@ -36,7 +36,7 @@ class TunnelCommandTest {
         assertOneLineError(run("--group", "10.0.0.1:7000", "--key-file", key.toString()), "IPv4 multicast");
         assertOneLineError(run("--group", "239.1.2.3:7000", "--key-file", key("rw-r--r--").toString()), "chmod 600");
         assertOneLineError(run("--group", "239.1.2.3:7000", "--key-file", key.toString(), "--rate", "fast"),
-                "--rate: not a rate");
+                "--rate 'fast' is not a rate");
         Path conf = Files.writeString(dir.resolve("bad.properties"), "gruop=239.1.2.3:7000\n");
         assertOneLineError(run("--config", conf.toString()), "unknown setting 'gruop'");
         assertOneLineError(run("--group", "239.1.2.3:7000", "--key-file", key.toString(), "--admin",
