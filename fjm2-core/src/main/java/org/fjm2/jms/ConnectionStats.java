@@ -1,11 +1,16 @@
 package org.fjm2.jms;
 
+import org.fjm2.jms.management.ConnectionStatistics;
 import org.fjm2.jms.management.ConnectionStatsMBean;
+import org.fjm2.jms.management.NormCountersData;
 import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.transport.TransportCounters;
+import org.fjm2.norm.api.NormCounters;
 
-/** The JMX view of one connection's counters (see {@link ConnectionStatsMBean}). */
-final class ConnectionStats implements ConnectionStatsMBean {
+import javax.management.openmbean.CompositeData;
+
+/** One connection's counters, for JMX and the application (see {@link ConnectionStatsMBean}). */
+final class ConnectionStats implements ConnectionStatistics {
 
     private final ClientIdentity clientIdentity;
     private final String url;
@@ -157,5 +162,16 @@ final class ConnectionStats implements ConnectionStatsMBean {
     @Override
     public int getPendingObjects() {
         return transport.pendingObjects();
+    }
+
+    @Override
+    public long normCounter(NormCounters.Counter counter) {
+        NormCounters c = transport.normCounters();
+        return c == null ? 0 : c.get(counter);
+    }
+
+    @Override
+    public CompositeData getNormCounters() {
+        return NormCountersData.of(this::normCounter);
     }
 }

@@ -12,6 +12,7 @@ import jakarta.jms.TemporaryTopic;
 import jakarta.jms.Topic;
 import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicSession;
+import org.fjm2.jms.management.ConnectionStatistics;
 import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.transport.TransportCounters;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
@@ -43,6 +44,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final ExceptionReports exceptionReports;
     private final TemporaryTopics temporaryTopics;
     private final MessagePaths paths;
+    private final ConnectionStats statistics;
     private final ConnectionMBean mbean;
     private volatile boolean closed;
 
@@ -68,8 +70,8 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.temporaryTopics = new TemporaryTopics(node, epoch, subscriptions);
         this.paths = new MessagePaths(transport, settings, epoch, startMillis, threads, counters, subscriptions,
                 deliveryBacklog, temporaryTopics::resolve, exceptionReports);
-        this.mbean = new ConnectionMBean(settings.jmx(), node,
-                new ConnectionStats(clientIdentity, settings.url(), counters, transport));
+        this.statistics = new ConnectionStats(clientIdentity, settings.url(), counters, transport);
+        this.mbean = new ConnectionMBean(settings.jmx(), node, statistics);
         mbean.register(clientIdentity.idOrNull());
     }
 
@@ -126,6 +128,14 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     /** The node id as users see it (unsigned decimal). */
     String nodeIdText() {
         return Integer.toUnsignedString(nodeId());
+    }
+
+    /**
+     * This connection's counters, as its MBean shows them and whether or not JMX is on: for the application's own
+     * monitoring (and {@code org.fjm2.jms.metrics.Fjm2ConnectionMetrics}).
+     */
+    public ConnectionStatistics statistics() {
+        return statistics;
     }
 
     /** This connection's transport node id. */

@@ -42,4 +42,12 @@ class ArchitectureTest {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("picocli..", "org.fjm2.cli..")
                 .because("applications embed this jar; the command-line tools live in fjm2-cli").check(PROVIDER);
     }
+
+    @Test
+    void onlyTheMetricsPackageUsesMicrometer() {
+        noClasses().that().resideOutsideOfPackage("org.fjm2.jms.metrics..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.micrometer..")
+                .because("Micrometer is an optional dependency: applications without it must not need it")
+                .check(PROVIDER);
+    }
 }

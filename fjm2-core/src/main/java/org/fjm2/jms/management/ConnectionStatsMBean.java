@@ -1,9 +1,13 @@
 package org.fjm2.jms.management;
 
+import javax.management.openmbean.CompositeData;
+
 /**
  * The counters of one FJM2 connection, as a JMX MBean named
  * {@code org.fjm2:type=Connection,clientId=...,node=...,instance=...}. All counters are monotonic since the
- * connection opened. Message counters come from the JMS layer, object/NACK/repair counters from the transport.
+ * connection opened. Message counters come from the JMS layer, object/NACK/repair counters from the transport,
+ * {@link #getNormCounters()} from the NORM engine. Read them without JMX through
+ * {@code Fjm2Connection.statistics()}.
  */
 public interface ConnectionStatsMBean {
     String getClientId();
@@ -63,4 +67,10 @@ public interface ConnectionStatsMBean {
 
     /** Objects accepted by the transport and not yet transmitted. */
     int getPendingObjects();
+
+    /**
+     * Every counter of the NORM engine ({@link org.fjm2.norm.api.NormCounters.Counter}), by its lower-case name
+     * ({@code nacks_sent}, {@code receivers_evicted}...); all zero over a transport without NORM ({@code inmem}).
+     */
+    CompositeData getNormCounters();
 }

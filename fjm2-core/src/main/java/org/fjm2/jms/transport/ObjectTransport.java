@@ -1,5 +1,7 @@
 package org.fjm2.jms.transport;
 
+import org.fjm2.norm.api.NormCounters;
+
 import io.netty.buffer.ByteBuf;
 
 import java.util.concurrent.TimeUnit;
@@ -68,6 +70,14 @@ public interface ObjectTransport extends AutoCloseable {
 
     /** Counters for JMX: objects/bytes sent and received, repairs, NACKs, objects lost. */
     TransportCounters counters();
+
+    /**
+     * The NORM engine's own counters (all of them) when this transport runs a NORM session; null for a transport
+     * without one (in-JVM), whose metrics and MBean then show them as zero.
+     */
+    default NormCounters normCounters() {
+        return null;
+    }
 
     /**
      * Lets what send() accepted go out (bounded wait), then stops sending and receiving and releases every buffer

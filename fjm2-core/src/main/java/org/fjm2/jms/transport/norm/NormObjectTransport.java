@@ -123,8 +123,8 @@ final class NormObjectTransport implements ObjectTransport {
                 c.get(Counter.NACKS_RECEIVED), c.get(Counter.REPAIRS_SENT), c.get(Counter.OBJECTS_LOST));
     }
 
-    /** The engine's own counters (all of them), for tools and tests. */
-    NormCounters engineCounters() {
+    @Override
+    public NormCounters normCounters() {
         return session.counters();
     }
 
