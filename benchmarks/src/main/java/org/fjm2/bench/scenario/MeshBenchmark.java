@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 
 import org.fjm2.bench.mesh.MeshPeerMain;
 import org.fjm2.bench.report.Plot;
+import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.testkit.linkem.LinkemCommand;
@@ -79,7 +80,8 @@ public final class MeshBenchmark implements Callable<Integer> {
             description = "Extra JMS URL parameters for publisher and subscribers, e.g. maxHold=10 (for experiments).")
     String urlOptions;
 
-    @Option(names = "--out", defaultValue = "benchmarks/results", description = "Output directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", defaultValue = ResultFiles.DEFAULT_DIRECTORY,
+            description = "Output directory (benchmarks/results for the committed results). Default: ${DEFAULT-VALUE}.")
     Path out;
 
     @Override
