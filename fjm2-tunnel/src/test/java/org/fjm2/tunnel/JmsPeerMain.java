@@ -25,7 +25,9 @@ public final class JmsPeerMain {
     }
 
     public static void main(String[] args) throws Exception {
-        String url = "norm://" + args[1] + "?interface=" + args[2] + "&grtt=0.005";
+        // receiverSilence as long as the receiver timeout: these tests measure relaying, not dead-receiver detection
+        // (a live subscriber three daemons away on a loaded machine can be quiet longer than the default 1 s).
+        String url = "norm://" + args[1] + "?interface=" + args[2] + "&grtt=0.005&receiverSilence=6s";
         if (args[0].equals("send")) {
             send(url + "&rate=" + args[6], Integer.parseInt(args[3]), Integer.parseInt(args[4]),
                     Integer.parseInt(args[5]));
