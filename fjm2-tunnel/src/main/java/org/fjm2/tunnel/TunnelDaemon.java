@@ -83,6 +83,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     private ScheduledFuture<?> status;
     private ScheduledFuture<?> dropsCheck;
     private volatile KernelDrops.Counts kernelDrops = KernelDrops.Counts.UNKNOWN;
+    private volatile KernelDrops kernelSockets;
     private volatile List<Relay.PeerSpec> staticPeers = List.of();
     private volatile List<Relay.PeerSpec> adminPeers = List.of();
     private volatile boolean closed;
@@ -149,6 +150,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         if (period > 0) {
             status = loop.scheduleAtFixedRate(() -> LOG.info(getStatusLine()), period, period, TimeUnit.MILLISECONDS);
         }
+        kernelSockets = KernelDrops.of(wan);
         dropsCheck = loop.scheduleAtFixedRate(this::checkKernelDrops, KERNEL_DROPS_CHECK_MILLIS,
                 KERNEL_DROPS_CHECK_MILLIS, TimeUnit.MILLISECONDS);
         registerJmx();
@@ -162,7 +164,7 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     /** Warns when the kernel dropped datagrams at our sockets since the last check: they are lost, not counted. */
     private void checkKernelDrops() {
         KernelDrops.Counts before = kernelDrops;
-        KernelDrops.Counts now = KernelDrops.read(wan);
+        KernelDrops.Counts now = kernelSockets.read();
         kernelDrops = now;
         if (before.lan() >= 0 && now.lan() >= 0 && (now.lan() > before.lan() || now.wan() > before.wan())) {
             LOG.warn("the kernel dropped {} LAN and {} WAN datagrams at this daemon's full socket buffers in the last "
@@ -388,6 +390,12 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
         return relay.peers();
     }
 
+    /** Whether it has peers and every one answered its hello: data flows to all of them. */
+    public boolean allPeersAnswering() {
+        List<Peer> peers = relay.peers();
+        return !peers.isEmpty() && peers.stream().allMatch(p -> p.state() == Peer.State.ANSWERING);
+    }
+
     /** The UDP port peers reach this daemon at. */
     public int listenPort() {
         return ((InetSocketAddress) wan.localAddress()).getPort();
@@ -412,7 +420,8 @@ public final class TunnelDaemon implements AutoCloseable, TunnelMXBean {
     public Map<String, Long> getCounters() {
         Map<String, Long> m = new LinkedHashMap<>();
         relay.counters().snapshot().forEach((k, v) -> m.put(k.name().toLowerCase(Locale.ROOT), v));
-        KernelDrops.Counts drops = KernelDrops.read(wan);
+        KernelDrops s = kernelSockets;
+        KernelDrops.Counts drops = s == null ? KernelDrops.Counts.UNKNOWN : s.read();
         m.put("kernel_drops_lan", drops.lan());
         m.put("kernel_drops_wan", drops.wan());
         return m;

@@ -19,7 +19,6 @@ import org.fjm2.norm.TestGroups;
 import org.fjm2.norm.TestObjects;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.testkit.Await;
-import org.fjm2.tunnel.relay.Peer;
 import org.fjm2.tunnel.relay.RelayCounters;
 import org.fjm2.tunnel.security.TunnelKey;
 
@@ -146,8 +145,8 @@ public final class LoopbackLans {
 
     /** Waits (bounded) until every peer of every daemon answered its hellos. */
     public static void awaitAnswering(TunnelDaemon... daemons) throws InterruptedException {
-        Await.untilTrue("every peer answering", () -> Arrays.stream(daemons).allMatch(d -> !d.peers().isEmpty()
-                && d.peers().stream().allMatch(p -> p.state() == Peer.State.ANSWERING)), Duration.ofSeconds(20),
+        Await.untilTrue("every peer answering", () -> Arrays.stream(daemons).allMatch(TunnelDaemon::allPeersAnswering),
+                Duration.ofSeconds(20),
                 () -> Arrays.stream(daemons).map(TunnelDaemon::getStatusLine).toList());
     }
 }

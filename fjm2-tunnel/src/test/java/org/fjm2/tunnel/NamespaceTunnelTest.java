@@ -158,19 +158,14 @@ class NamespaceTunnelTest {
                     }
                 }
                 System.out.println(s + ": " + line);
-                StringBuilder context = new StringBuilder(s.diagnostics());
-                for (JavaProcess t : tunnels) {
-                    List<String> status = statusLines(t);
-                    context.append("\n").append(t).append(": ").append(status.isEmpty() ? "(no status line)"
-                            : status.get(status.size() - 1));
-                }
-                assertThat(line).as(context.toString()).contains("complete=true", "received=" + 3 * MESH_MESSAGES,
+                assertThat(line).as(TunnelStatusLines.latest(s.diagnostics(), tunnels))
+                        .contains("complete=true", "received=" + 3 * MESH_MESSAGES,
                         "inorder=" + 3 * MESH_MESSAGES, "corrupt=0", "lost=0", "senders=3");
             }
             Pattern status = Pattern.compile("lan in (\\d+)/.*dup (\\d+),.*");
             Pattern peerOut = Pattern.compile("\\| \\S+ in \\d+/\\S+ out (\\d+)/");
             for (JavaProcess t : tunnels) {
-                String last = statusLineAfterNow(t);
+                String last = TunnelStatusLines.afterNow(t);
                 System.out.println(t + ": " + last);
                 Matcher m = status.matcher(last);
                 assertThat(m.find()).as(last).isTrue();
@@ -192,19 +187,4 @@ class NamespaceTunnelTest {
         }
     }
 
-    /** A status line logged after this call (they come every second), so it counts everything done until now. */
-    private static String statusLineAfterNow(JavaProcess tunnel) throws InterruptedException {
-        int before = statusLines(tunnel).size();
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (statusLines(tunnel).size() < before + 2 && System.nanoTime() - deadline < 0) {
-            tunnel.pollLine(Pattern.compile(".*: lan in .*"), Duration.ofMillis(500));
-        }
-        List<String> lines = statusLines(tunnel);
-        assertThat(lines.size()).as("a fresh status line from " + tunnel).isGreaterThanOrEqualTo(before + 2);
-        return lines.get(lines.size() - 1);
-    }
-
-    private static List<String> statusLines(JavaProcess tunnel) {
-        return tunnel.allLines().stream().filter(l -> l.contains(": lan in ")).toList();
-    }
 }

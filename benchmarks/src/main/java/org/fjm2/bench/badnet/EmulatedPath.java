@@ -124,7 +124,8 @@ public final class EmulatedPath implements AutoCloseable {
                 // The far daemon learns the near one from its first authentic datagram through the link. A daemon
                 // relays data only to a peer that answered its hello (a message published before would not cross):
                 // wait for both, through the lossy link, so maybe after a lost hello.
-                org.fjm2.testkit.Await.untilTrue("the daemons answer each other", () -> answering(da) && answering(db),
+                org.fjm2.testkit.Await.untilTrue("the daemons answer each other",
+                        () -> da.allPeersAnswering() && db.allPeersAnswering(),
                         java.time.Duration.ofSeconds(30), () -> da.getStatusLine() + " | " + db.getStatusLine());
                 return new EmulatedPath(kind, topic, fjm2(a, settings), fjm2(b, settings), link,
                         List.of(link, db, da));
@@ -153,10 +154,6 @@ public final class EmulatedPath implements AutoCloseable {
         return EmbeddedArtemis.start(port);
     }
 
-    private static boolean answering(TunnelDaemon d) {
-        return !d.peers().isEmpty()
-                && d.peers().stream().allMatch(p -> p.state() == org.fjm2.tunnel.relay.Peer.State.ANSWERING);
-    }
 
     private static int freeUdpPort() throws IOException {
         try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {

@@ -172,7 +172,8 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
                      .txRate((long) (linkRate * senderShare)).build(), null, 1)) {
             a.setStaticPeers(List.of(link.localAddress()));
             // Data flows once the daemons answered each other's hellos (through the link, so maybe after a loss).
-            org.fjm2.testkit.Await.untilTrue("the daemons answer each other", () -> answering(a) && answering(b),
+            org.fjm2.testkit.Await.untilTrue("the daemons answer each other",
+                    () -> a.allPeersAnswering() && b.allPeersAnswering(),
                     Duration.ofSeconds(30), () -> a.getStatusLine() + " | " + b.getStatusLine());
             long[] daemonThreads = daemonThreads();
             long alloc0 = allocated(daemonThreads);
@@ -206,10 +207,6 @@ public final class TunnelWanBenchmark implements Callable<Integer> {
         }
     }
 
-    private static boolean answering(TunnelDaemon d) {
-        return !d.peers().isEmpty()
-                && d.peers().stream().allMatch(p -> p.state() == org.fjm2.tunnel.relay.Peer.State.ANSWERING);
-    }
 
     /** The event-loop threads of the two daemons ("fjm2d-bench-a-...", "fjm2d-bench-b-..."). */
     private static long[] daemonThreads() {

@@ -357,14 +357,8 @@ public final class Relay implements AutoCloseable {
         }
         peer.counters().increment(PeerCounters.Counter.HELLOS_IN);
         heardFrom(peer, from, bytes);
-        ByteBuf echo = alloc.heapBuffer(FrameCodec.CHALLENGE_LENGTH).writeLong(challenge);
-        try {
-            // The answer goes where the hello came from: that is the address it proves.
-            sendFrame(peer, codec.encode(alloc, FrameCodec.TYPE_HELLO_REPLY, 0, sender, echo, 0,
-                    FrameCodec.CHALLENGE_LENGTH), from);
-        } finally {
-            echo.release();
-        }
+        // The answer goes where the hello came from: that is the address it proves.
+        sendChallenge(peer, FrameCodec.TYPE_HELLO_REPLY, sender, challenge, from);
         peer.counters().increment(PeerCounters.Counter.REPLIES_OUT);
         boolean unproven = peer.state() != Peer.State.ANSWERING || peer.id() != sender;
         if (unproven && from.equals(peer.address()) && now - peer.lastHelloNanos >= CHALLENGE_HOLDOFF_NANOS) {
@@ -692,14 +686,18 @@ public final class Relay implements AutoCloseable {
             p.lastChallengeElsewhereNanos = now;
         }
         long destination = p.state() == Peer.State.ANSWERING ? p.id() : FrameCodec.NO_DESTINATION;
+        sendChallenge(p, FrameCodec.TYPE_HELLO, destination, challenge, to);
+        p.counters().increment(PeerCounters.Counter.HELLOS_OUT);
+    }
+
+    /** A hello or its answer: a frame of {@code type} whose payload is {@code challenge}, to {@code to}. */
+    private void sendChallenge(Peer p, int type, long destination, long challenge, InetSocketAddress to) {
         ByteBuf payload = alloc.heapBuffer(FrameCodec.CHALLENGE_LENGTH).writeLong(challenge);
         try {
-            sendFrame(p, codec.encode(alloc, FrameCodec.TYPE_HELLO, 0, destination, payload, 0,
-                    FrameCodec.CHALLENGE_LENGTH), to);
+            sendFrame(p, codec.encode(alloc, type, 0, destination, payload, 0, FrameCodec.CHALLENGE_LENGTH), to);
         } finally {
             payload.release();
         }
-        p.counters().increment(PeerCounters.Counter.HELLOS_OUT);
     }
 
     /** Releases every queued frame and the repair cache. */
