@@ -54,8 +54,22 @@ public final class NormConfig {
          * The configured rate is a ceiling: the rate drops when receivers NACK and climbs back while watermark rounds
          * come back clean (flow control against receiver overrun; see {@code AdaptiveRateController}).
          */
-        ADAPTIVE
+        ADAPTIVE,
+        /**
+         * The configured rate is a ceiling reached by slow start: the rate begins low and doubles every round trip
+         * while the receivers keep up, drops when they NACK, then climbs additively (see
+         * {@code AutoRateController}). With receiver-paced flow control this gets a machine's speed without knowing
+         * it in advance.
+         */
+        AUTO
     }
+    /**
+     * Receiver-paced flow control: the sender offers it in its probes, FJM2 receivers report how much their socket
+     * buffer holds, and the sender never has more of its messages in flight than the fullest receiver can hold —
+     * whatever the kernel's socket buffer cap — so a slow receiver slows the sender instead of dropping datagrams.
+     * Receivers that do not report (NRL NORM) are not waited for this way.
+     */
+    public static final boolean DEFAULT_RECEIVER_FLOW_CONTROL = true;
     /** Fixed: the configured rate is what the sender sends at, as NORM without congestion control does. */
     public static final RateControl DEFAULT_RATE_CONTROL = RateControl.FIXED;
     /** Repair cache bound in bytes: data the sender keeps for repairs (and queued, not yet sent). */
@@ -143,6 +157,14 @@ public final class NormConfig {
      * sender could not keep for it); on dedicated hosts 200 ms is safe.
      */
     public static final Duration DEFAULT_RECEIVER_SILENCE = Duration.ofSeconds(1);
+    /**
+     * A receiver that reports its window (receiver-paced flow control), whose window is full and that says nothing
+     * for this long (and for at least {@link #RECEIVER_SILENCE_GRTTS} GRTTs) is no longer paced for until it reports
+     * again: a live FJM2 receiver reports every few milliseconds while data reaches it, so this silence means it died
+     * (the living then see this much of a gap, not the receiver silence) or is starved of CPU (it then catches up by
+     * repairs: the cache still keeps what it has not acknowledged until the receiver silence).
+     */
+    public static final Duration DEFAULT_WINDOW_SILENCE = Duration.ofMillis(150);
     /** The least silence, in GRTTs, that suspends a receiver (a WAN's round trip is longer than the default). */
     public static final int RECEIVER_SILENCE_GRTTS = 8;
 
@@ -208,6 +230,8 @@ public final class NormConfig {
     private final Duration senderTimeout;
     private final Duration receiverTimeout;
     private final Duration receiverSilence;
+    private final boolean receiverFlowControl;
+    private final Duration windowSilence;
     private final RateControl rateControl;
     private final boolean silentReceiver;
     private final org.fjm2.norm.security.PacketProtection.Mode protection;
@@ -251,6 +275,8 @@ public final class NormConfig {
         this.senderTimeout = b.senderTimeout;
         this.receiverTimeout = b.receiverTimeout;
         this.receiverSilence = b.receiverSilence;
+        this.receiverFlowControl = b.receiverFlowControl;
+        this.windowSilence = b.windowSilence;
         this.rateControl = b.rateControl;
         this.silentReceiver = b.silentReceiver;
         this.protection = b.protection;
@@ -299,6 +325,8 @@ public final class NormConfig {
         b.senderTimeout = senderTimeout;
         b.receiverTimeout = receiverTimeout;
         b.receiverSilence = receiverSilence;
+        b.receiverFlowControl = receiverFlowControl;
+        b.windowSilence = windowSilence;
         b.rateControl = rateControl;
         b.silentReceiver = silentReceiver;
         b.protection = protection;
@@ -352,6 +380,10 @@ public final class NormConfig {
     public Duration receiverTimeout() { return receiverTimeout; }
     /** Silence after which a receiver an acknowledgement round waits for is suspended (no longer waited for). */
     public Duration receiverSilence() { return receiverSilence; }
+    /** Whether the sender offers receiver-paced flow control and receivers report their windows. */
+    public boolean receiverFlowControl() { return receiverFlowControl; }
+    /** How long a receiver with a full window may say nothing before the sender stops pacing for it. */
+    public Duration windowSilence() { return windowSilence; }
     public RateControl rateControl() { return rateControl; }
     /** A silent receiver never sends NACKs or ACKs (it takes what FEC and others' repairs give it). */
     public boolean silentReceiver() { return silentReceiver; }
@@ -362,7 +394,8 @@ public final class NormConfig {
     @Override
     public String toString() {
         return "NormConfig[" + group.getHostAddress() + ":" + port + " if=" + interfaceName
-                + " node=" + Integer.toUnsignedString(nodeId) + " rate=" + txRate + " E=" + segmentSize
+                + " node=" + Integer.toUnsignedString(nodeId) + " rate=" + txRate + " " + rateControl.name().toLowerCase()
+                + (receiverFlowControl ? " flow" : "") + " E=" + segmentSize
                 + " B=" + blockSize + " parity=" + parity + "/" + autoParity + "]";
     }
 
@@ -405,6 +438,8 @@ public final class NormConfig {
         private Duration senderTimeout = DEFAULT_SENDER_TIMEOUT;
         private Duration receiverTimeout = DEFAULT_RECEIVER_TIMEOUT;
         private Duration receiverSilence = DEFAULT_RECEIVER_SILENCE;
+        private boolean receiverFlowControl = DEFAULT_RECEIVER_FLOW_CONTROL;
+        private Duration windowSilence = DEFAULT_WINDOW_SILENCE;
         private RateControl rateControl = DEFAULT_RATE_CONTROL;
         private boolean silentReceiver;
         private org.fjm2.norm.security.PacketProtection.Mode protection;
@@ -457,6 +492,8 @@ public final class NormConfig {
         public Builder senderTimeout(Duration v) { this.senderTimeout = v; return this; }
         public Builder receiverTimeout(Duration v) { this.receiverTimeout = v; return this; }
         public Builder receiverSilence(Duration v) { this.receiverSilence = v; return this; }
+        public Builder receiverFlowControl(boolean v) { this.receiverFlowControl = v; return this; }
+        public Builder windowSilence(Duration v) { this.windowSilence = v; return this; }
         public Builder rateControl(RateControl v) { this.rateControl = v; return this; }
         public Builder silentReceiver(boolean v) { this.silentReceiver = v; return this; }
         /** Authenticates or seals every datagram under the group key (mode null: off). */
@@ -517,7 +554,8 @@ public final class NormConfig {
             require(senderTimeout.toMillis() > 0, "senderTimeout", "must be positive");
             require(receiverTimeout.toMillis() > 0, "receiverTimeout", "must be positive");
             require(receiverSilence.toMillis() > 0, "receiverSilence", "must be positive");
-            require(rateControl != null, "rateControl", "must be fixed or adaptive");
+            require(windowSilence.toMillis() > 0, "windowSilence", "must be positive");
+            require(rateControl != null, "rateControl", "must be fixed, adaptive or auto");
             require(protection == null || groupKey != null, "keyFile", "group security needs a key");
             return new NormConfig(this);
         }

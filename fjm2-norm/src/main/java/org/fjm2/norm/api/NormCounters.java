@@ -29,6 +29,14 @@ public final class NormCounters extends EnumCounters<NormCounters.Counter> {
         RECEIVERS_EVICTED,
         /** Receivers an acknowledgement round stopped waiting for because they fell silent (receiverSilence). */
         RECEIVERS_SUSPENDED,
+        /** Receive-window reports sent to flow-controlled senders (receiver-paced flow control). */
+        FLOW_REPORTS_SENT,
+        /** Receive-window reports received from receivers. */
+        FLOW_REPORTS_RECEIVED,
+        /** Times the sender stopped because a receiver's window was full (it resumes on the receiver's report). */
+        FLOW_WINDOW_WAITS,
+        /** Receivers that fell silent with their window full and were no longer paced for until they reported. */
+        FLOW_WINDOWS_RELEASED,
         /** Unexpected exceptions while handling input (a bug: logged with a stack trace once a second at most). */
         INTERNAL_ERRORS
     }

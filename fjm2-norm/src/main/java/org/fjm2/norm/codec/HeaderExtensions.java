@@ -29,6 +29,7 @@ public final class HeaderExtensions {
     public static final int FTI_LONG_LENGTH = 16;
     public static final int CC_FEEDBACK_LENGTH = 12;
     public static final int CC_RATE_LENGTH = 4;
+    public static final int FLOW_OFFER_LENGTH = 4;
 
     private HeaderExtensions() {
     }
@@ -165,6 +166,12 @@ public final class HeaderExtensions {
             default:
                 throw new IllegalArgumentException("unsupported fec_id " + fecId);
         }
+    }
+
+    /** Writes EXT_FJM2_FLOW (one word, no content yet); returns its length. */
+    public static int writeFlowOffer(ByteBuf buf, int index) {
+        buf.setInt(index, NormWire.EXT_FJM2_FLOW << 24);
+        return FLOW_OFFER_LENGTH;
     }
 
     // ---- CC ---------------------------------------------------------------------------------------------------------

@@ -122,6 +122,11 @@ public final class NormPacketValidator {
             return PacketError.BAD_EXTENSION;
         }
         if (type == NormWire.TYPE_ACK
+                && buf.getUnsignedByte(offset + FeedbackFlyweight.ACK_TYPE_OFFSET) == NormWire.ACK_FJM2_FLOW
+                && length - headerLength < FlowReport.LENGTH) {
+            return PacketError.BAD_PAYLOAD_LENGTH;
+        }
+        if (type == NormWire.TYPE_ACK
                 && buf.getUnsignedByte(offset + FeedbackFlyweight.ACK_TYPE_OFFSET) == NormWire.ACK_FLUSH) {
             int payload = length - headerLength;
             if (payload < FeedbackFlyweight.ACK_FLUSH_PAYLOAD_ID_OFFSET) {

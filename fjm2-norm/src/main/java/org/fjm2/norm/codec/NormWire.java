@@ -73,11 +73,22 @@ public final class NormWire {
      * silent until they can acknowledge).
      */
     public static final int ACK_FJM2_ALIVE = 0xF2;
+    /**
+     * FJM2's receive-window report (receiver-paced flow control): how far the receiver has read the sender's
+     * messages off its socket, how many more its socket buffer holds, and up to which object it has everything. Sent
+     * only to senders that offer flow control (EXT_FJM2_FLOW in their probes), unicast; see {@link FlowReport}.
+     */
+    public static final int ACK_FJM2_FLOW = 0xF3;
 
     /** Header extension types. Types of 128 and above have a fixed length of one 32-bit word. */
     public static final int EXT_FTI = 64;
     public static final int EXT_CC_FEEDBACK = 3;
     public static final int EXT_CC_RATE = 128;
+    /**
+     * FJM2's flow-control offer, in NORM_CMD(CC) probes: receivers that understand it report their receive window
+     * (NORM_ACK {@link #ACK_FJM2_FLOW}); other NORM implementations skip it like any unknown extension.
+     */
+    public static final int EXT_FJM2_FLOW = 0xF0;
 
     /** FEC encoding ids: Reed-Solomon GF(2^m) (RFC 5510), RS8 (RFC 5510), small block systematic (RFC 5445). */
     public static final int FEC_RS = 2;

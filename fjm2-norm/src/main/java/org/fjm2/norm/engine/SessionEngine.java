@@ -87,7 +87,7 @@ public final class SessionEngine implements ProtocolContext, AutoCloseable {
         this.output = new OutboundPath(transport, protection, counters);
         this.now = System.nanoTime();
         this.sender = new NormSender(this, encoder);
-        this.remoteSenders = new RemoteSenderTable(this, decoder);
+        this.remoteSenders = new RemoteSenderTable(this, decoder, transport::receiveBufferBytes);
         InboundStep validate = new ValidateStep(counters);
         InboundStep ownEcho = new OwnEchoStep(config.nodeId(), counters);
         InboundStep dispatch = new Dispatcher(config.nodeId(), sender, remoteSenders);
@@ -273,6 +273,11 @@ public final class SessionEngine implements ProtocolContext, AutoCloseable {
     }
 
     @Override
+    public int currentSequence() {
+        return sequence;
+    }
+
+    @Override
     public void wakeTransmitter() {
         if (loop.inEventLoop()) {
             transmitRequested = true;
@@ -304,6 +309,7 @@ public final class SessionEngine implements ProtocolContext, AutoCloseable {
         inPass = true;
         try {
             now = System.nanoTime();
+            remoteSenders.reportFlow(now);
             timers.runExpired(now);
             transmitNow();
         } catch (RuntimeException e) {

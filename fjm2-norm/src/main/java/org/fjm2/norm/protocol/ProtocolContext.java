@@ -44,6 +44,9 @@ public interface ProtocolContext {
      */
     int nextSequence();
 
+    /** The sequence number the next message will carry (flow control counts the messages sent since a report). */
+    int currentSequence();
+
     /** Asks the event loop to run the transmit loop again as soon as possible (new data or repairs pending). */
     void wakeTransmitter();
 

@@ -5,6 +5,7 @@ import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormCounters.Counter;
 import org.fjm2.norm.api.RemoteSenderInfo;
 import org.fjm2.norm.codec.FeedbackFlyweight;
+import org.fjm2.norm.codec.FlowReport;
 import org.fjm2.norm.codec.HeaderExtensions;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.Quantizer;
@@ -92,6 +93,26 @@ final class ReceiverFeedback {
         packet.writerIndex(packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH + payload);
         send(packet);
         ctx.counters().increment(Counter.ACKS_SENT);
+    }
+
+    /**
+     * NORM_ACK(FJM2 flow): how far we read the sender's messages and how many more our socket holds, straight to
+     * the sender (the rest of the group has no use for it).
+     */
+    void sendFlowReport(int readSequence, int windowUnits, int releasedObject, int flags) {
+        int length = FeedbackFlyweight.HEADER_LENGTH + FlowReport.LENGTH;
+        ByteBuf packet = ctx.output().allocate(length);
+        writeHeader(packet, length, NormWire.TYPE_ACK, NormWire.ACK_FJM2_FLOW, FeedbackFlyweight.HEADER_LENGTH);
+        FlowReport.write(packet, packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH, readSequence, windowUnits,
+                releasedObject, flags);
+        packet.writerIndex(packet.writerIndex() + length);
+        spoke = true;
+        if (sender.address() != null) {
+            ctx.output().sendTo(packet, sender.address());
+        } else {
+            ctx.output().sendToGroup(packet);
+        }
+        ctx.counters().increment(Counter.FLOW_REPORTS_SENT);
     }
 
     /** NORM_ACK(FJM2 leave): we are leaving the session; a sender that tracks us stops waiting for us. */

@@ -68,6 +68,7 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final OverheardRequests overheard;
     private final ReceiverFeedback feedback;
     private final NackBuilder nacks;
+    private final FlowReporter flow;
 
     // NACK cycle.
     private final Timer repairTimer;
@@ -78,6 +79,8 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final Timer activityTimer;
     private long lastHeardNanos;
     private boolean gone;
+    /** Whether any object of this sender completed here (it is a real sender, not a forged source id). */
+    private boolean completedAny;
     private final java.util.function.Consumer<RemoteSender> onGone;
 
     // Watermark to acknowledge.
@@ -94,7 +97,8 @@ public final class RemoteSender implements RemoteSenderInfo {
      * @param onGone  told when this sender times out (the session forgets it)
      */
     RemoteSender(ProtocolContext ctx, int nodeId, int instanceId, InetSocketAddress address, BlockDecoder decoder,
-                 ReceiveBudget budget, ReceiverScratch scratch, java.util.function.Consumer<RemoteSender> onGone) {
+                 ReceiveBudget budget, ReceiveWindow receiveWindow, ReceiverScratch scratch,
+                 java.util.function.Consumer<RemoteSender> onGone) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.nodeId = nodeId;
@@ -107,6 +111,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         this.overheard = new OverheardRequests(window, position, scratch);
         this.feedback = new ReceiverFeedback(ctx, this);
         this.nacks = new NackBuilder(ctx, this, window, position, assembler, overheard, feedback, scratch);
+        this.flow = new FlowReporter(ctx, receiveWindow, feedback, this::releasedThrough);
         this.grtt = config.grttInitial().toNanos() / 1e9;
         this.backoffFactor = config.backoffFactor();
         this.groupSize = config.groupSize();
@@ -132,6 +137,11 @@ public final class RemoteSender implements RemoteSenderInfo {
     @Override
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** Whether any object of this sender completed here. */
+    public boolean completedAny() {
+        return completedAny;
     }
 
     public boolean isGone() {
@@ -169,8 +179,22 @@ public final class RemoteSender implements RemoteSenderInfo {
     /** A validated NORM_DATA or NORM_INFO from this sender. */
     public void onObjectMessage(ObjectMessageFlyweight msg, InetSocketAddress from) {
         heard(msg.grtt(), msg.backoff(), msg.gsize(), from);
+        try {
+            onObjectMessage(msg);
+        } finally {
+            flow.onMessage(msg.sequence(), msg.length());     // after its objects were released: the report says so
+        }
+    }
+
+    private void onObjectMessage(ObjectMessageFlyweight msg) {
         int objectId = msg.objectId();
         if (!window.isSynced()) {
+            if ((msg.flags() & NormWire.FLAG_REPAIR) != 0) {
+                // A repair is old data asked for by others: syncing to it would deliver what this receiver may
+                // have had before (it was forgotten, or restarted) ahead of the sender's current objects.
+                ctx.counters().increment(Counter.DUPLICATE_SEGMENTS);
+                return;
+            }
             window.syncTo(objectId);
         }
         int age = (objectId - window.nextReleaseId()) & 0xFFFF;
@@ -211,6 +235,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         if (!object.complete && object.allBlocksComplete() && !object.infoMissing()) {
             object.complete = true;
+            completedAny = true;
             window.budget().completed(object);
             ctx.counters().increment(Counter.OBJECTS_RECEIVED);
             window.release();
@@ -222,6 +247,7 @@ public final class RemoteSender implements RemoteSenderInfo {
     /** A validated NORM_CMD from this sender. */
     public void onCommand(CommandFlyweight cmd, InetSocketAddress from) {
         heard(cmd.grtt(), cmd.backoff(), cmd.gsize(), from);
+        flow.onMessage(cmd.sequence(), cmd.length());
         switch (cmd.flavor()) {
             case NormWire.CMD_FLUSH:
                 onFlush(cmd);
@@ -320,6 +346,9 @@ public final class RemoteSender implements RemoteSenderInfo {
         int extStart = cmd.offset() + CommandFlyweight.CC_HEADER_LENGTH;
         int extEnd = cmd.offset() + cmd.headerLength();
         boolean wantsFeedback = HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_CC_RATE) >= 0;
+        if (!flow.isOffered() && HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_FJM2_FLOW) >= 0) {
+            flow.offered();
+        }
         if (wantsFeedback && !config.silentReceiver() && !ccTimer.isActive()) {
             double max = Math.min(grtt * Math.max(backoffFactor, 4), PROBE_ANSWER_MAX_DELAY_SECONDS);
             ctx.timers().schedule(ccTimer, ctx.nanoTime() + (long) (backoffSeconds(max) * 1e9));
@@ -470,6 +499,11 @@ public final class RemoteSender implements RemoteSenderInfo {
         feedback.sendAckFlush(fecId, m, ackObjectId, ackBlock, ackSymbol, blockLength);
     }
 
+    /** The object up to which (inclusive) we need nothing more from this sender, or -1 before we synchronised. */
+    private int releasedThrough() {
+        return window.isSynced() ? (window.nextReleaseId() - 1) & 0xFFFF : -1;
+    }
+
     // ---- inactivity ----------------------------------------------------------------------------------------------
 
     private void onActivityTimer() {
@@ -506,6 +540,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         ctx.timers().cancel(ccTimer);
         ctx.timers().cancel(ackTimer);
         ctx.timers().cancel(activityTimer);
+        flow.close();
         if (window.isSynced() && position.isKnown()) {
             int end = (position.objectId() + 1) & 0xFFFF;
             window.loseUntil(end, reason);

@@ -27,6 +27,9 @@ public final class RemoteSenderTable {
     private final BlockDecoder decoder;
     private final int capacity;
     private final ReceiveBudget budget;
+    private final ReceiveWindow receiveWindow;
+    /** Room for a data message's NORM header around its segment (common header, FEC payload id, FTI extension). */
+    static final int LARGEST_HEADER = 64;
     private final ReceiverScratch scratch = new ReceiverScratch();
     private final IntObjectHashMap<RemoteSender> byNodeId = new IntObjectHashMap<>();
     private long evicted;
@@ -34,11 +37,19 @@ public final class RemoteSenderTable {
     /** Told when a sender times out: one method reference for every sender, not one per sender. */
     private final java.util.function.Consumer<RemoteSender> timedOut = this::timedOut;
 
-    public RemoteSenderTable(ProtocolContext ctx, BlockDecoder decoder) {
+    /** @param receiveBufferGranted the socket's receive buffer as granted, read once the socket is open (-1: unknown) */
+    public RemoteSenderTable(ProtocolContext ctx, BlockDecoder decoder, java.util.function.IntSupplier receiveBufferGranted) {
         this.ctx = ctx;
         this.decoder = decoder;
         this.capacity = ctx.config().maxRemoteSenders();
         this.budget = new ReceiveBudget(ctx.config().receiveBufferBytes());
+        this.receiveWindow = new ReceiveWindow(receiveBufferGranted, ctx.config().receiveBuffer(),
+                ctx.config().segmentSize() + LARGEST_HEADER);
+    }
+
+    /** End of a read batch: flow-controlled senders hear how far we read. */
+    public void reportFlow(long now) {
+        receiveWindow.reportDue(now);
     }
 
     public ReceiveBudget budget() {
@@ -75,7 +86,7 @@ public final class RemoteSenderTable {
         } else if (byNodeId.size() >= capacity) {
             evictLeastRecentlyHeard();
         }
-        rs = new RemoteSender(ctx, nodeId, instanceId, from, decoder, budget, scratch, timedOut);
+        rs = new RemoteSender(ctx, nodeId, instanceId, from, decoder, budget, receiveWindow, scratch, timedOut);
         byNodeId.put(nodeId, rs);
         LOG.debug("new remote {}", rs);
         try {
@@ -108,11 +119,17 @@ public final class RemoteSenderTable {
         }
     }
 
-    /** O(capacity), paid only when a new sender arrives at a full table. */
+    /**
+     * O(capacity), paid only when a new sender arrives at a full table. Senders none of whose objects completed go
+     * first: a flood of forged source ids must not push out a real sender that paused a moment (a real sender
+     * forgotten and heard again would sync afresh and lose what it had in flight).
+     */
     private void evictLeastRecentlyHeard() {
         RemoteSender eldest = null;
         for (RemoteSender rs : byNodeId.values()) {
-            if (eldest == null || rs.lastHeardNanos() - eldest.lastHeardNanos() < 0) {
+            boolean sameKind = eldest != null && eldest.completedAny() == rs.completedAny();
+            if (eldest == null || (eldest.completedAny() && !rs.completedAny())
+                    || (sameKind && rs.lastHeardNanos() - eldest.lastHeardNanos() < 0)) {
                 eldest = rs;
             }
         }

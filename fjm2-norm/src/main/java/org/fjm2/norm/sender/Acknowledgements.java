@@ -51,6 +51,16 @@ final class Acknowledgements {
         long lastProgressNanos;
         /** It answers every round that lists it (it said "alive"): silence then means it is gone. */
         boolean answersRounds;
+        /** It reports its receive window (receiver-paced flow control); the fields below are valid. */
+        boolean reportsWindow;
+        /** The newest of our message sequence numbers it read. */
+        int readSequence;
+        /** Bytes (as the kernel charges them) of our messages beyond {@link #readSequence} its socket buffer holds. */
+        long windowBytes;
+        /** It fell silent with its window full: the sender no longer paces for it until it reports again. */
+        boolean windowIgnored;
+        /** When its {@link #readSequence} last moved. */
+        long readProgressNanos;
 
         Receiver(int nodeId, long nowNanos) {
             this.nodeId = nodeId;
@@ -65,6 +75,11 @@ final class Acknowledgements {
      * the stream pauses, and while it is waited for, the objects it still needs stay in the cache.
      */
     static final int NO_PROGRESS_HOLDS = 3;
+    /**
+     * Least window a report is taken to advertise: a window of 0 would let one report shut the sender; a receiver
+     * that reads nothing is handled by the stall rules instead.
+     */
+    static final long MIN_WINDOW_BYTES = 1;
     /** Receivers dropped for making no progress, remembered so that only an acknowledgement tracks them again. */
     static final int MAX_STALLED_REMEMBERED = 1024;
 
@@ -79,6 +94,8 @@ final class Acknowledgements {
     /** Receivers suspended for silence, kept so that they rejoin with what they had acknowledged. */
     private final IntObjectHashMap<Receiver> suspended = new IntObjectHashMap<>();
     private int dropped;
+    /** Receivers or their windows changed since flow control last computed the room (see {@link #flowRoom}). */
+    private boolean flowChanged = true;
 
     // The active round.
     private boolean roundActive;
@@ -111,6 +128,7 @@ final class Acknowledgements {
         if (r == null && !suspended.isEmpty() && (r = suspended.remove(nodeId)) != null) {
             receivers.put(nodeId, r);
             receiverList.add(r);
+            flowChanged = true;
             LOG.debug("receiver {} heard again: waited for again", Integer.toUnsignedString(nodeId));
         }
         if (r == null) {
@@ -147,6 +165,7 @@ final class Acknowledgements {
         }
         receivers.remove(eldest.nodeId);
         receiverList.remove(eldest);
+        flowChanged = true;
         ctx.counters().increment(org.fjm2.norm.api.NormCounters.Counter.RECEIVERS_EVICTED);
         if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_EVICTED)) {
             LOG.warn("more than maxReceivers={} receivers give feedback: no longer waiting for receiver {}, heard from "
@@ -170,27 +189,147 @@ final class Acknowledgements {
             // Silence counts from the first round it left unanswered: between rounds it has nothing to say.
             long since = r.lastHeardNanos - r.waitedSinceNanos > 0 ? r.lastHeardNanos : r.waitedSinceNanos;
             if (!done && r.answersRounds && nowNanos - since >= silenceNanos) {
-                receiverList.remove(i);
-                receivers.remove(r.nodeId);
-                if (suspended.size() >= capacity) {
-                    suspended.clear();      // forgotten: they rejoin as new receivers if they come back
-                }
-                suspended.put(r.nodeId, r);
+                suspend(i, nowNanos, "a round waits for it");
                 any = true;
-                ctx.counters().increment(org.fjm2.norm.api.NormCounters.Counter.RECEIVERS_SUSPENDED);
-                if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_SUSPENDED)) {
-                    LOG.info("receiver {} silent for {} ms while a round waits for it: no longer waited for until it "
-                            + "is heard again ({} more suspended since the last line)",
-                            Integer.toUnsignedString(r.nodeId), (nowNanos - r.lastHeardNanos) / 1_000_000,
-                            ctx.remoteEvents().takeSuppressed(RemoteEvent.RECEIVER_SUSPENDED));
-                }
             }
         }
-        if (any && pendingNodes().isEmpty() && !userRoundActive) {
+        if (any && roundSatisfied() && !userRoundActive) {
             roundActive = false;
             return true;
         }
         return false;
+    }
+
+    private void suspend(int index, long nowNanos, String why) {
+        Receiver r = receiverList.remove(index);
+        receivers.remove(r.nodeId);
+        flowChanged = true;
+        if (suspended.size() >= capacity) {
+            suspended.clear();      // forgotten: they rejoin as new receivers if they come back
+        }
+        suspended.put(r.nodeId, r);
+        ctx.counters().increment(org.fjm2.norm.api.NormCounters.Counter.RECEIVERS_SUSPENDED);
+        if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_SUSPENDED)) {
+            LOG.info("receiver {} silent for {} ms while {}: no longer waited for until it is heard again ({} more "
+                    + "suspended since the last line)", Integer.toUnsignedString(r.nodeId),
+                    (nowNanos - r.lastHeardNanos) / 1_000_000, why,
+                    ctx.remoteEvents().takeSuppressed(RemoteEvent.RECEIVER_SUSPENDED));
+        }
+    }
+
+    // ---- receiver-paced flow control ---------------------------------------------------------------------------
+
+    /** What a receiver's socket buffer is charged for our messages sent after one it read (see {@link FlowWindow}). */
+    interface InFlight {
+        /** Bytes charged for our messages after {@code readSequence}; 0 when that sequence is ahead of us. */
+        long chargeAfter(int readSequence);
+    }
+
+    /**
+     * A receive-window report: the receiver read our messages up to {@code readSequence} and its socket buffer holds
+     * {@code windowBytes} beyond it. It is alive and answers rounds (an FJM2 receiver). False when the receiver is
+     * not tracked (dropped for making no progress: only an acknowledgement brings it back).
+     */
+    boolean onWindowReport(int nodeId, int readSequence, long windowBytes, long nowNanos) {
+        heardFrom(nodeId, nowNanos, false);
+        Receiver r = receivers.get(nodeId);
+        if (r == null) {
+            return false;
+        }
+        if (!r.reportsWindow || r.readSequence != readSequence) {
+            r.readProgressNanos = nowNanos;
+        }
+        r.answersRounds = true;
+        r.reportsWindow = true;
+        r.windowIgnored = false;
+        r.readSequence = readSequence;
+        r.windowBytes = Math.max(MIN_WINDOW_BYTES, windowBytes);
+        flowChanged = true;
+        return true;
+    }
+
+    /** Whether the receiver is tracked and reports its receive window. */
+    boolean reportsWindow(int nodeId) {
+        Receiver r = receivers.get(nodeId);
+        return r != null && r.reportsWindow;
+    }
+
+    /** Whether receivers or windows changed since {@link #flowRoom} last ran. */
+    boolean flowChanged() {
+        return flowChanged;
+    }
+
+    /**
+     * How many more bytes (as receivers' buffers are charged) may go out now: the least room any reporting receiver
+     * has left — its window less what was sent since the message it last read — or Long.MAX_VALUE when no receiver
+     * reports a window.
+     */
+    long flowRoom(InFlight inFlight) {
+        flowChanged = false;
+        long room = Long.MAX_VALUE;
+        for (int i = 0; i < receiverList.size(); i++) {
+            Receiver r = receiverList.get(i);
+            if (r.reportsWindow && !r.windowIgnored) {
+                room = Math.min(room, r.windowBytes - inFlight.chargeAfter(r.readSequence));
+            }
+        }
+        return room == Long.MAX_VALUE ? room : Math.max(0, room);
+    }
+
+    /**
+     * The sender waits on full windows: a receiver whose window is full and that said nothing for
+     * {@code windowSilenceNanos} no longer holds the window (the others go on at once; its data stays cached, so it
+     * catches up by repairs if it was only slow to be scheduled), until it reports again; one that keeps reporting
+     * but has read nothing for {@code timeoutNanos} is dropped (a hung application, or a node that pretends). True
+     * when any changed.
+     */
+    boolean releaseSilentWindows(InFlight inFlight, long nowNanos, long windowSilenceNanos, long timeoutNanos) {
+        boolean any = false;
+        for (int i = receiverList.size() - 1; i >= 0; i--) {
+            Receiver r = receiverList.get(i);
+            if (!r.reportsWindow || r.windowIgnored || r.windowBytes - inFlight.chargeAfter(r.readSequence) > 0) {
+                continue;
+            }
+            if (nowNanos - r.lastHeardNanos >= windowSilenceNanos) {
+                r.windowIgnored = true;
+                flowChanged = true;
+                any = true;
+                ctx.counters().increment(org.fjm2.norm.api.NormCounters.Counter.FLOW_WINDOWS_RELEASED);
+                if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_SUSPENDED)) {
+                    LOG.info("receiver {} silent for {} ms with its window full: no longer pacing for it until it "
+                            + "reports again ({} more since the last line)", Integer.toUnsignedString(r.nodeId),
+                            (nowNanos - r.lastHeardNanos) / 1_000_000,
+                            ctx.remoteEvents().takeSuppressed(RemoteEvent.RECEIVER_SUSPENDED));
+                }
+            } else if (nowNanos - r.readProgressNanos >= timeoutNanos) {
+                drop(r);
+                rememberStalled(r);
+                any = true;
+                if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_DROPPED)) {
+                    LOG.warn("receiver {} read none of our messages for {} ms though it reports: no longer waiting "
+                            + "for it, tracked again once it acknowledges ({} more receivers dropped since the last "
+                            + "line)", Integer.toUnsignedString(r.nodeId), (nowNanos - r.readProgressNanos) / 1_000_000,
+                            ctx.remoteEvents().takeSuppressed(RemoteEvent.RECEIVER_DROPPED));
+                }
+            }
+        }
+        if (any && roundActive && roundSatisfied() && !userRoundActive) {
+            roundActive = false;
+        }
+        return any;
+    }
+
+    /** When the receiver heard from least recently among those whose window is full and still held was last heard. */
+    long oldestFullWindowHeard(InFlight inFlight, long nowNanos) {
+        long oldest = nowNanos;
+        for (int i = 0; i < receiverList.size(); i++) {
+            Receiver r = receiverList.get(i);
+            if (r.reportsWindow && !r.windowIgnored && r.windowBytes - inFlight.chargeAfter(r.readSequence) <= 0
+                    && r.lastHeardNanos - oldest < 0) {
+                oldest = r.lastHeardNanos;
+            }
+        }
+        return oldest;
     }
 
     /** Receivers suspended for silence (not waited for until heard again). */
@@ -213,6 +352,7 @@ final class Acknowledgements {
         Receiver r = receivers.remove(nodeId);
         if (r != null) {
             receiverList.remove(r);
+            flowChanged = true;
             LOG.debug("receiver {} left", Integer.toUnsignedString(nodeId));
         }
     }
@@ -231,11 +371,25 @@ final class Acknowledgements {
         if (userNodes != null && userRoundActive && objectId == userObject && userNodes.containsKey(nodeId)) {
             userNodes.put(nodeId, Boolean.TRUE);
         }
-        if (roundActive && pendingNodes().isEmpty()) {
+        if (roundActive && roundSatisfied()) {
             roundActive = false;
             return true;
         }
         return false;
+    }
+
+    /** Whether nobody the active round asks (tracked receivers, a user request's nodes) still owes its watermark. */
+    private boolean roundSatisfied() {
+        for (int i = 0; i < receiverList.size(); i++) {
+            Receiver r = receiverList.get(i);
+            if (!r.acked || !atOrAfter(r.ackedObject, roundObject)) {
+                return false;
+            }
+        }
+        if (userRoundActive && userObject == roundObject && userNodes.containsValue(Boolean.FALSE)) {
+            return false;
+        }
+        return true;
     }
 
     /** Whether every tracked receiver has acknowledged everything up to and including {@code objectId}. */
@@ -346,10 +500,7 @@ final class Acknowledgements {
         if (stuck != null) {
             for (Receiver r : stuck) {
                 drop(r);
-                if (stalled.size() >= MAX_STALLED_REMEMBERED) {
-                    stalled.remove(stalled.iterator().next());
-                }
-                stalled.add(r.nodeId);
+                rememberStalled(r);
                 if (ctx.remoteEvents().allow(RemoteEvent.RECEIVER_DROPPED)) {
                     LOG.warn("receiver {} acknowledged nothing new for {} ms though it is heard: no longer waiting for "
                             + "it, tracked again once it acknowledges ({} more receivers dropped since the last line)",
@@ -360,9 +511,17 @@ final class Acknowledgements {
         }
     }
 
+    private void rememberStalled(Receiver r) {
+        if (stalled.size() >= MAX_STALLED_REMEMBERED) {
+            stalled.remove(stalled.iterator().next());
+        }
+        stalled.add(r.nodeId);
+    }
+
     private void drop(Receiver r) {
         receivers.remove(r.nodeId);
         receiverList.remove(r);
+        flowChanged = true;
         dropped++;
     }
 

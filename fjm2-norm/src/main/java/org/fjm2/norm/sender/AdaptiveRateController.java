@@ -24,26 +24,21 @@ public final class AdaptiveRateController extends PacedRateController {
     private final long ceiling;
     private final long floor;
     private double rate;
-    private long lastDecreaseNanos;
-    private boolean decreased;
+    private final LossBackoff backoff;
     private boolean lossSinceRound;
 
     public AdaptiveRateController(long ceilingBitsPerSecond) {
         super(ceilingBitsPerSecond);
         this.ceiling = ceilingBitsPerSecond;
         this.floor = Math.max(8_000L, (long) (ceilingBitsPerSecond * FLOOR_FRACTION));
+        this.backoff = new LossBackoff(DECREASE, floor);
         this.rate = ceilingBitsPerSecond;
     }
 
     @Override
     public void onLoss(long now, long grttNanos) {
         lossSinceRound = true;
-        if (decreased && now - lastDecreaseNanos < 2 * grttNanos) {
-            return;
-        }
-        decreased = true;
-        lastDecreaseNanos = now;
-        rate = Math.max(floor, rate * DECREASE);
+        rate = backoff.afterLoss(rate, now, grttNanos);
         pacer.rate((long) rate);
     }
 

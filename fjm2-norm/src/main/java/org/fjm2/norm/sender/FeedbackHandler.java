@@ -3,6 +3,7 @@ package org.fjm2.norm.sender;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormCounters.Counter;
 import org.fjm2.norm.codec.FeedbackFlyweight;
+import org.fjm2.norm.codec.FlowReport;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.protocol.ProtocolContext;
 import org.slf4j.Logger;
@@ -29,10 +30,12 @@ final class FeedbackHandler {
     private final RateController rate;
     private final CacheEviction eviction;
     private final WatermarkRounds rounds;
+    private final FlowWindow flow;
 
     FeedbackHandler(ProtocolContext ctx, int instanceId, SenderState state, Acknowledgements acks, RepairScheduler repairs,
                     GrttEstimator grtt, ProbeSchedule probes, RateController rate, CacheEviction eviction,
-                    WatermarkRounds rounds) {
+                    WatermarkRounds rounds, FlowWindow flow) {
+        this.flow = flow;
         this.probes = probes;
         this.ctx = ctx;
         this.config = ctx.config();
@@ -54,7 +57,11 @@ final class FeedbackHandler {
         }
         acks.heardFrom(nack.sourceId(), ctx.nanoTime());
         updateRtt(nack);
-        rate.onLoss(ctx.nanoTime(), grtt.advertisedNanos());
+        if (acks.reportsWindow(nack.sourceId())) {
+            rate.onPacedReceiverLoss(ctx.nanoTime(), grtt.advertisedNanos());
+        } else {
+            rate.onLoss(ctx.nanoTime(), grtt.advertisedNanos());
+        }
         if (repairs.onNack(nack)) {
             state.due(SenderState.DUE_SQUELCH);
             ctx.wakeTransmitter();
@@ -72,17 +79,13 @@ final class FeedbackHandler {
             if (ack.ackFlushFecId() != SenderPackets.FEC_ID) {
                 return;
             }
-            boolean ended = acks.onAck(ack.sourceId(), ack.ackFlushObjectId(), ctx.nanoTime());
+            boolean ended = acknowledged(ack.sourceId(), ack.ackFlushObjectId());
             if (LOG.isTraceEnabled()) {
                 LOG.trace("watermark ACK from {} for object {}{}", Integer.toUnsignedString(ack.sourceId()),
                         ack.ackFlushObjectId(), ended ? ": round complete" : "");
             }
-            rounds.reportUserRound();
-            if (ended) {
-                rate.onRoundAcknowledged(ctx.nanoTime());
-                eviction.trimAcknowledged();
-                ctx.wakeTransmitter();
-            }
+        } else if (ack.ackType() == NormWire.ACK_FJM2_FLOW) {
+            onWindowReport(ack);
         } else if (ack.ackType() == NormWire.ACK_FJM2_ALIVE) {
             acks.alive(ack.sourceId(), ctx.nanoTime());
         } else if (ack.ackType() == NormWire.ACK_FJM2_LEAVE) {
@@ -91,6 +94,37 @@ final class FeedbackHandler {
         } else {
             acks.heardFrom(ack.sourceId(), ctx.nanoTime());
         }
+    }
+
+    /** The receiver has everything up to {@code objectId}; true when that completed the active round. */
+    private boolean acknowledged(int nodeId, int objectId) {
+        long now = ctx.nanoTime();
+        boolean ended = acks.onAck(nodeId, objectId, now);
+        rounds.reportUserRound();
+        if (ended) {
+            rate.onRoundAcknowledged(now);
+            ctx.wakeTransmitter();
+        }
+        eviction.trimAcknowledged();
+        return ended;
+    }
+
+    /** A receive-window report (receiver-paced flow control), also a continuous watermark acknowledgement. */
+    private void onWindowReport(FeedbackFlyweight ack) {
+        ctx.counters().increment(Counter.FLOW_REPORTS_RECEIVED);
+        if (!config.receiverFlowControl()) {
+            return;     // not offered: an unasked report must not shut our gate
+        }
+        long now = ctx.nanoTime();
+        long windowBytes = (long) FlowReport.windowUnits(ack) * FlowReport.WINDOW_UNIT;
+        if (!acks.onWindowReport(ack.sourceId(), FlowReport.readSequence(ack), windowBytes, now)) {
+            return;
+        }
+        if ((FlowReport.flags(ack) & FlowReport.FLAG_RELEASED) != 0) {
+            acknowledged(ack.sourceId(), FlowReport.releasedObject(ack));
+        }
+        rate.onProgress(now, grtt.advertisedNanos());
+        flow.onReport();
     }
 
     private void updateRtt(FeedbackFlyweight feedback) {

@@ -66,8 +66,11 @@ public final class NormSender {
             ctx.counters().incrementFromAnyThread(Counter.PRODUCER_WAITS);
             ctx.wakeTransmitter();
         });
-        RateController rate = config.rateControl() == NormConfig.RateControl.ADAPTIVE
-                ? new AdaptiveRateController(config.txRate()) : new FixedRateController(config.txRate());
+        RateController rate = switch (config.rateControl()) {
+            case ADAPTIVE -> new AdaptiveRateController(config.txRate());
+            case AUTO -> new AutoRateController(config.txRate());
+            case FIXED -> new FixedRateController(config.txRate());
+        };
         this.grtt = new GrttEstimator(seconds(config.grttInitial()), seconds(config.grttMin()), seconds(config.grttMax()));
         grtt.packetInterval((config.segmentSize() + SenderPackets.HEADER_ROOM) * 8.0 / config.txRate());
         this.window = new TxWindow(config.txCacheObjects(), ThreadLocalRandom.current().nextInt(0x10000));
@@ -79,9 +82,10 @@ public final class NormSender {
         ProbeSchedule probes = new ProbeSchedule(ctx, state::isIdle);
         this.rounds = new WatermarkRounds(ctx, state, acks, window, queues, admission, grtt, rate, packets, eviction,
                 this::hasWork);
-        this.loop = new TransmitLoop(ctx, state, queues, window, packets, rate, probes, eviction, acks, rounds);
+        FlowWindow flow = new FlowWindow(ctx, acks, grtt);
+        this.loop = new TransmitLoop(ctx, state, queues, window, packets, rate, probes, eviction, acks, rounds, flow);
         this.feedback = new FeedbackHandler(ctx, instanceId, state, acks, repairs, grtt, probes, rate, eviction,
-                rounds);
+                rounds, flow);
     }
 
     private static double seconds(java.time.Duration d) {

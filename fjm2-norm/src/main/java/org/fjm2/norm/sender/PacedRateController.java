@@ -17,6 +17,11 @@ abstract class PacedRateController implements RateController {
     @Override
     public final void onSent(int bytes, long now) {
         pacer.onSent(bytes, now);
+        afterSent(bytes, now);
+    }
+
+    /** A datagram of {@code bytes} left at {@code now} (subclasses that measure what is sent). */
+    void afterSent(int bytes, long now) {
     }
 
     @Override

@@ -165,6 +165,9 @@ final class SenderPackets {
         int header = CommandFlyweight.CC_HEADER_LENGTH;
         header += HeaderExtensions.writeCcRate(packet, packet.writerIndex() + header,
                 Quantizer.quantizeRate(rateBitsPerSecond / 8.0));
+        if (config.receiverFlowControl()) {
+            header += HeaderExtensions.writeFlowOffer(packet, packet.writerIndex() + header);
+        }
         command.headerLength(header);
         ctx.counters().increment(Counter.PROBES_SENT);
         grtt.onProbeSent(ctx.nanoTime());

@@ -19,6 +19,8 @@ final class TransmitLoop {
      * measured GRTT and delays every acknowledgement round (about 0.5 ms of sending at 1 GB/s).
      */
     static final int TRANSMIT_BURST_BYTES = 512 * 1024;
+    /** What {@link #sendNext} returns when data waits for a receiver's window (receiver-paced flow control). */
+    private static final int WINDOW_FULL = -1;
 
     private final ProtocolContext ctx;
     private final NormConfig config;
@@ -31,10 +33,12 @@ final class TransmitLoop {
     private final CacheEviction eviction;
     private final Acknowledgements acks;
     private final WatermarkRounds rounds;
+    private final FlowWindow flow;
 
     TransmitLoop(ProtocolContext ctx, SenderState state, TxQueues queues, TxWindow window, SenderPackets packets,
                  RateController rate, ProbeSchedule probes, CacheEviction eviction, Acknowledgements acks,
-                 WatermarkRounds rounds) {
+                 WatermarkRounds rounds, FlowWindow flow) {
+        this.flow = flow;
         this.ctx = ctx;
         this.config = ctx.config();
         this.state = state;
@@ -59,6 +63,9 @@ final class TransmitLoop {
         if (eviction.needsRoom()) {
             eviction.evict(now);
         }
+        if (!acks.hasReceivers()) {
+            rate.onProgress(now, 0);        // nobody to hear from: the rate is not held back by feedback
+        }
         long budget = TRANSMIT_BURST_BYTES;
         while (true) {
             if (!hasWork()) {
@@ -73,11 +80,15 @@ final class TransmitLoop {
                 return now + delay;
             }
             int bytes = sendNext(now);
+            if (bytes == WINDOW_FULL) {
+                return Long.MAX_VALUE;      // a receiver's report (or the stall timer) wakes us
+            }
             if (bytes <= 0) {
                 onIdle(now);
                 return Long.MAX_VALUE;
             }
             budget -= bytes;
+            flow.onSent((ctx.currentSequence() - 1) & 0xFFFF, bytes);
             rate.onSent(bytes, now);
             state.lastTransmitNanos = now;
         }
@@ -87,7 +98,10 @@ final class TransmitLoop {
         return probes.isDue() || state.anyDue() || window.firstPending() != null || queues.hasQueued();
     }
 
-    /** Sends one datagram; returns its length, or 0 when there was nothing to send. */
+    /**
+     * Sends one datagram; returns its length, 0 when there was nothing to send, or {@link #WINDOW_FULL} when data
+     * waits for a receiver's window.
+     */
     private int sendNext(long now) {
         if (probes.takeDue()) {
             return packets.sendProbe(rate.rateBitsPerSecond());
@@ -109,6 +123,12 @@ final class TransmitLoop {
             }
         }
         TxObject object = window.firstPending();
+        if (object == null && (window.isFull() || !queues.hasQueued())) {
+            return 0;
+        }
+        if (!flow.open(now)) {
+            return WINDOW_FULL;     // asked only with data to send: the initial window's clock starts with data
+        }
         if (object == null) {
             object = startNextObject(now);
             if (object == null) {
@@ -135,6 +155,9 @@ final class TransmitLoop {
             rounds.onResend(object);
         }
         int length = packets.sendData(object, block, symbol, object.firstPassDone);
+        if (object.firstPassDone) {
+            rate.onRepairSent(length);
+        }
         afterSend(object);
         return length;
     }

@@ -42,6 +42,15 @@ public interface DatagramTransport extends AutoCloseable {
 
     int transmitPort();
 
+    /**
+     * The group socket's receive buffer as the kernel granted it (Linux reports twice the bytes asked for, capped at
+     * twice {@code net.core.rmem_max}, because it counts its own bookkeeping per datagram too); -1 when unknown.
+     * Receivers size the window they advertise to flow-controlled senders from it.
+     */
+    default int receiveBufferBytes() {
+        return -1;
+    }
+
     ByteBuf allocate(int capacity);
 
     /** Queues a datagram to the group (takes ownership); {@link #flush()} sends what is queued. */

@@ -159,6 +159,15 @@ public final class JdkChannelTransport implements DatagramTransport {
     }
 
     @Override
+    public int receiveBufferBytes() {
+        try {
+            return groupChannel == null ? -1 : groupChannel.getOption(StandardSocketOptions.SO_RCVBUF);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    @Override
     public int transmitPort() {
         try {
             return ((InetSocketAddress) transmitChannel.getLocalAddress()).getPort();

@@ -114,6 +114,11 @@ public final class LossyTransport implements DatagramTransport {
     }
 
     @Override
+    public int receiveBufferBytes() {
+        return inner.receiveBufferBytes();
+    }
+
+    @Override
     public ByteBuf allocate(int capacity) {
         return inner.allocate(capacity);
     }

@@ -222,6 +222,16 @@ public final class NettyTransport implements DatagramTransport {
 
     /** The source port of our datagrams. */
     @Override
+    public int receiveBufferBytes() {
+        Channel channel = groupChannel;
+        if (channel == null) {
+            return -1;
+        }
+        Integer granted = channel.config().getOption(ChannelOption.SO_RCVBUF);
+        return granted == null ? -1 : granted;
+    }
+
+    @Override
     public int transmitPort() {
         return ((InetSocketAddress) transmitChannel.localAddress()).getPort();
     }

@@ -177,4 +177,25 @@ class FeedbackCodecTest {
         buf.writerIndex(20);
         assertThat(NormPacketValidator.validate(buf)).isEqualTo(PacketError.TRUNCATED);
     }
+
+    @Test
+    void flowReportRoundTripsAndAShortOneIsRejected() {
+        ByteBuf buf = Unpooled.buffer(64);
+        FeedbackFlyweight writer = new FeedbackFlyweight();
+        writer.wrap(buf, 0, FeedbackFlyweight.HEADER_LENGTH + FlowReport.LENGTH);
+        writer.writeFeedbackHeader(NormWire.TYPE_ACK, 1, 10, 20, 30, NormWire.ACK_FJM2_FLOW, 0, 0, 0);
+        writer.headerLength(FeedbackFlyweight.HEADER_LENGTH);
+        FlowReport.write(buf, FeedbackFlyweight.HEADER_LENGTH, 0xFFFE, 140, 0x1234, FlowReport.FLAG_RELEASED);
+        buf.writerIndex(FeedbackFlyweight.HEADER_LENGTH + FlowReport.LENGTH);
+        assertThat(NormPacketValidator.validate(buf)).isNull();
+        fb.wrap(buf);
+        assertThat(fb.ackType()).isEqualTo(NormWire.ACK_FJM2_FLOW);
+        assertThat(FlowReport.readSequence(fb)).isEqualTo(0xFFFE);
+        assertThat(FlowReport.windowUnits(fb)).isEqualTo(140);
+        assertThat(FlowReport.releasedObject(fb)).isEqualTo(0x1234);
+        assertThat(FlowReport.flags(fb)).isEqualTo(FlowReport.FLAG_RELEASED);
+
+        buf.writerIndex(FeedbackFlyweight.HEADER_LENGTH + FlowReport.LENGTH - 1);
+        assertThat(NormPacketValidator.validate(buf)).isEqualTo(PacketError.BAD_PAYLOAD_LENGTH);
+    }
 }

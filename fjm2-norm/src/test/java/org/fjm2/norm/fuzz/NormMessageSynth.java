@@ -83,12 +83,14 @@ public final class NormMessageSynth {
      * FLUSH:      fec(8) object(16) block(32) symbol(16) block_len(16) count(8) count x target(8)[id(32)]
      * EOT:        -
      * SQUELCH:    fec(8) object(16) block(32) symbol(16) block_len(16) count(8) count x object(16)
-     * CC:         flags(8) cc_seq(16) sec(32) usec(32) rate(8: bit 0 = EXT_CC_RATE)[rate(16)] count(8)
+     * CC:         flags(8) cc_seq(16) sec(32) usec(32) ext(8: bit 0 = EXT_CC_RATE, bit 1 = EXT_FJM2_FLOW)[rate(16)]
+     *             count(8)
      *             count x (target(8)[id(32)] flags(8) rtt(8) rate(16))
      * OTHER:      flavor(8: 5 REPAIR_ADV, 6 ACK_REQ, 7 APPLICATION) b13(8) b14(8) b15(8) payload(chunk, padded to 4)
      * NACK:       target(8)[id(32)] sec(32) usec(32) requests(8) requests x
      *             (form(8) flags(8) fec(8) entries(8) entries x (object(16) block(32) symbol(16) block_len(16)))
-     * ACK:        target(8)[id(32)] type(8) ack_id(8) sec(32) usec(32) cc_ext(8: bit 0)[seq(16) flags(8) rtt(8)
+     * ACK:        (type 0xF3, FJM2 flow report: its 8-byte payload is the first 8 bytes after the header)
+     *             target(8)[id(32)] type(8) ack_id(8) sec(32) usec(32) cc_ext(8: bit 0)[seq(16) flags(8) rtt(8)
      *             loss(32) rate(16)] fec(8) object(16) block(32) symbol(16) block_len(16) extra(chunk)
      * RAW:        bytes(chunk) (no common header: the chunk is the datagram)
      * </pre>
@@ -184,8 +186,12 @@ public final class NormMessageSynth {
         command.writeCommandHeader(NormWire.CMD_CC, 0, source, instance, grtt, backoffGsize >>> 4, backoffGsize);
         command.writeCc(in.u8(), in.u16(), in.u32(), in.u32());
         int header = CommandFlyweight.CC_HEADER_LENGTH;
-        if (in.bit()) {
+        int extensions = in.u8();
+        if ((extensions & 1) != 0) {
             header += HeaderExtensions.writeCcRate(buf, header, in.u16());
+        }
+        if ((extensions & 2) != 0) {
+            header += HeaderExtensions.writeFlowOffer(buf, header);
         }
         command.headerLength(header);
         int count = in.u8();

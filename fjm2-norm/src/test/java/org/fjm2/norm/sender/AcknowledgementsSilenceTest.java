@@ -81,7 +81,10 @@ class AcknowledgementsSilenceTest {
         @Override public NormCounters counters() { return counters; }
         @Override public NormListener listener() { return null; }
         @Override public SplittableRandom random() { return new SplittableRandom(1); }
-        @Override public int nextSequence() { return 0; }
+        /** The sequence number of the next message "sent" (tests advance it to stand for messages sent). */
+        int sequence;
+        @Override public int nextSequence() { int s = sequence; sequence = (sequence + 1) & 0xFFFF; return s; }
+        @Override public int currentSequence() { return sequence; }
         @Override public void wakeTransmitter() { }
         @Override public boolean acknowledgementsHeld() { return false; }
         @Override public LogLimiters<RemoteEvent> remoteEvents() { return events; }

@@ -38,6 +38,11 @@ public final class NormTransportFactory implements ObjectTransportFactory {
     public static final long DEFAULT_CACHE_BYTES = 8L << 20;
 
     public static final Duration DEFAULT_CLOSE_LINGER = Duration.ofSeconds(5);
+    /**
+     * Rate ceiling when the URL gives none: with rateControl=auto the publisher finds the speed of the machine and
+     * its subscribers below it (slow start, receiver-paced flow control), so a user who sets nothing gets it.
+     */
+    public static final String DEFAULT_RATE = "10g";
 
     private static final List<TransportParameter> PARAMETERS = List.of(
             p("interface", "", "Network interface to send and join on (e.g. lo, eth0); empty: the system's choice."),
@@ -45,8 +50,9 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("ttl", NormConfig.DEFAULT_TTL, "Multicast TTL (1 keeps traffic on the LAN; FJM2D carries it further)."),
             p("loopback", NormConfig.DEFAULT_LOOPBACK, "Deliver to subscribers on this host (multicast loopback)."),
             p("tos", NormConfig.DEFAULT_TOS, "IP TOS byte of every packet (DSCP << 2)."),
-            p("rate", "100m", "Paced transmit rate in bit/s; k, m, g suffixes. Set it to what the path carries."),
-            p("rateControl", "fixed", "fixed: always send at rate; adaptive: rate is a ceiling, lowered when subscribers NACK and raised while acknowledgements come back clean (against subscriber overrun on a LAN or one host)."),
+            p("rate", DEFAULT_RATE, "Transmit rate in bit/s (k, m, g suffixes): the ceiling with rateControl=auto or adaptive, the rate itself with fixed. Lower it to what a WAN path carries when no NORM-CC is in use."),
+            p("rateControl", "auto", "auto: slow start from 20 Mbit/s up to rate, doubling every round trip while subscribers keep up, lowered when they NACK (needs no rate to be known); fixed: always send at rate; adaptive: start at rate, lowered on NACKs and raised while acknowledgements come back clean."),
+            p("flowControl", NormConfig.DEFAULT_RECEIVER_FLOW_CONTROL, "Receiver-paced flow control: subscribers report how much their socket buffer holds and the publisher never has more in flight than the fullest one holds, whatever net.core.rmem_max is (a slow subscriber slows the publisher instead of losing datagrams)."),
             p("segmentSize", "auto", "Payload bytes per NORM_DATA datagram, 64..65000; auto: what fills one packet of the interface's MTU (1408 on Ethernet, 65000 on loopback; 1400 without an interface)."),
             p("blockSize", NormConfig.DEFAULT_BLOCK_SIZE, "Source segments per FEC block (1..255)."),
             p("parity", NormConfig.DEFAULT_PARITY, "Reed-Solomon parity segments per block available for repair."),
@@ -63,6 +69,7 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("unicastNacks", NormConfig.DEFAULT_UNICAST_NACKS, "Send NACKs to the sender only (no suppression)."),
             p("senderTimeout", seconds(NormConfig.DEFAULT_SENDER_TIMEOUT), "Seconds of silence after which a remote sender is gone."),
             p("receiverTimeout", seconds(NormConfig.DEFAULT_RECEIVER_TIMEOUT), "Seconds of silence after which a subscriber's node is no longer waited for (flow control)."),
+            p("windowSilence", seconds(NormConfig.DEFAULT_WINDOW_SILENCE), "Seconds a subscriber's node whose receive window is full may say nothing before the publisher stops pacing for it (flowControl): what a subscriber killed without a word costs the others in delivery gap; a starved one catches up by repairs."),
             p("receiverSilence", seconds(NormConfig.DEFAULT_RECEIVER_SILENCE), "Seconds a subscriber's node that answers every acknowledgement round may say nothing before the publisher stops waiting for it (until it is heard again): what a subscriber killed without a word costs the others."),
             p("maxHold", seconds(NormConfig.DEFAULT_MAX_HOLD), "Seconds a sent object waits for slow receivers' acknowledgements."),
             p("receiveBuffer", NormConfig.DEFAULT_RECEIVE_BUFFER, "SO_RCVBUF bytes."),
@@ -129,9 +136,10 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.ttl(ParameterValues.intValue(p, "ttl", NormConfig.DEFAULT_TTL, 0, 255));
         b.loopback(ParameterValues.booleanValue(p, "loopback", NormConfig.DEFAULT_LOOPBACK));
         b.tos(ParameterValues.intValue(p, "tos", NormConfig.DEFAULT_TOS, 0, 255));
-        b.txRate(rate(p.getOrDefault("rate", "100m")));
+        b.txRate(rate(p.getOrDefault("rate", DEFAULT_RATE)));
         b.rateControl(ParameterValues.enumValue(p, "rateControl", NormConfig.RateControl.class,
-                NormConfig.DEFAULT_RATE_CONTROL));
+                NormConfig.RateControl.AUTO));
+        b.receiverFlowControl(ParameterValues.booleanValue(p, "flowControl", NormConfig.DEFAULT_RECEIVER_FLOW_CONTROL));
         String segment = p.getOrDefault("segmentSize", "auto");
         boolean autoSegment = segment.equalsIgnoreCase("auto");
         if (!autoSegment) {
@@ -165,6 +173,7 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.receiverTimeout(duration(p, "receiverTimeout", NormConfig.DEFAULT_RECEIVER_TIMEOUT));
         b.maxHold(duration(p, "maxHold", NormConfig.DEFAULT_MAX_HOLD));
         b.receiverSilence(duration(p, "receiverSilence", NormConfig.DEFAULT_RECEIVER_SILENCE));
+        b.windowSilence(duration(p, "windowSilence", NormConfig.DEFAULT_WINDOW_SILENCE));
         b.receiveBuffer(ParameterValues.intValue(p, "receiveBuffer", NormConfig.DEFAULT_RECEIVE_BUFFER, 1, Integer.MAX_VALUE));
         b.sendBuffer(ParameterValues.intValue(p, "sendBuffer", NormConfig.DEFAULT_SEND_BUFFER, 1, Integer.MAX_VALUE));
         b.transport(p.getOrDefault("netTransport", "auto"));

@@ -1,0 +1,127 @@
+package org.fjm2.norm.receiver;
+
+import org.fjm2.norm.codec.FlowReport;
+import org.fjm2.norm.protocol.ProtocolContext;
+import org.fjm2.norm.protocol.Timer;
+import org.fjm2.norm.transport.DatagramCapacity;
+
+/**
+ * This receiver's side of receiver-paced flow control for one sender that offers it: counts what the sender's
+ * messages taken off the socket were charged and reports (NORM_ACK(FJM2 flow), {@link FlowReport}) the newest
+ * sequence read, the window the socket buffer holds beyond it, and the object up to which nothing more is needed. A
+ * report goes out when a third of the window was read since the last one (so the sender never waits on a full window while we have read
+ * it), and at the end of a read batch when {@link #MIN_INTERVAL_NANOS} passed since the last one (so a trickle is
+ * acknowledged too, and the sender hears that we are alive). Owned by the session's event loop.
+ */
+final class FlowReporter {
+
+    /** Fraction (1/n) of the window read that triggers a report at once. */
+    static final int REPORT_EVERY_WINDOW_FRACTION = 3;
+    /**
+     * Least time between reports that a read batch ending triggers: a sender sending a message now and then gets at
+     * most 200 reports a second from each receiver.
+     */
+    static final long MIN_INTERVAL_NANOS = 5_000_000L;
+
+    /** What a report says about released objects (the remote sender's receive state answers it). */
+    interface Releases {
+        /** The object up to which (inclusive) nothing more is needed, or -1 when not known yet. */
+        int releasedThrough();
+    }
+
+    private final ProtocolContext ctx;
+    private final ReceiveWindow window;
+    private final ReceiverFeedback feedback;
+    private final Releases releases;
+    private final Timer timer;
+    private boolean offered;
+    private boolean queued;
+    private boolean closed;
+    private int readSequence;
+    private long unreported;
+    private long lastReportNanos = Long.MIN_VALUE / 2;
+    private int lastReleased = -1;
+
+    FlowReporter(ProtocolContext ctx, ReceiveWindow window, ReceiverFeedback feedback, Releases releases) {
+        this.ctx = ctx;
+        this.window = window;
+        this.feedback = feedback;
+        this.releases = releases;
+        this.timer = new Timer("receiver-flow-report", this::onTimer);
+    }
+
+    /** The sender offered flow control (EXT_FJM2_FLOW in a probe): reports start with the next message read. */
+    void offered() {
+        if (!offered && !closed && !ctx.config().silentReceiver()) {
+            offered = true;
+            window.senderOffered();
+            unreported = 1;         // the probe itself: the sender learns of us at the end of this read batch
+            queued = true;
+            window.due(this);
+        }
+    }
+
+    boolean isOffered() {
+        return offered;
+    }
+
+    /**
+     * A message of this sender with common-header sequence {@code sequence}, {@code length} bytes, was taken off the
+     * socket.
+     */
+    void onMessage(int sequence, int length) {
+        if (!offered) {
+            return;
+        }
+        readSequence = sequence;
+        unreported += DatagramCapacity.charge(length);
+        if (unreported >= Math.max(1, window.perSender() / REPORT_EVERY_WINDOW_FRACTION)) {
+            report(ctx.nanoTime());
+        } else if (!queued) {
+            queued = true;
+            window.due(this);
+        }
+    }
+
+    /** The read batch ended: report what was read unless a report went out very recently (then the timer does). */
+    void onReadBatchEnd(long now) {
+        queued = false;
+        if (unreported == 0 || closed) {
+            return;
+        }
+        long next = lastReportNanos + MIN_INTERVAL_NANOS;
+        if (now - next >= 0) {
+            report(now);
+        } else if (!timer.isActive()) {
+            ctx.timers().schedule(timer, next);
+        }
+    }
+
+    private void onTimer() {
+        if (unreported > 0 && !closed) {
+            report(ctx.nanoTime());
+        }
+    }
+
+    private void report(long now) {
+        unreported = 0;
+        lastReportNanos = now;
+        if (!ctx.acknowledgementsHeld()) {
+            lastReleased = releases.releasedThrough();     // held: the sender keeps what we have not taken yet
+        }
+        int flags = lastReleased >= 0 ? FlowReport.FLAG_RELEASED : 0;
+        int units = (int) Math.min(FlowReport.MAX_WINDOW_UNITS, window.perSender() / FlowReport.WINDOW_UNIT);
+        feedback.sendFlowReport(readSequence, units, Math.max(lastReleased, 0), flags);
+    }
+
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ctx.timers().cancel(timer);
+        if (offered) {
+            window.senderLeft();
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package org.fjm2.norm.sender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sender's side of receiver-paced flow control in the receivers' table: the room left is the least any
+ * reporting receiver has (its window less what was sent since the message it last read); receivers that do not
+ * report do not limit it; a receiver whose window stays full stops being paced for when silent and is paced for
+ * again when it reports, is dropped when it talks but reads nothing; a zero window cannot shut the sender.
+ */
+class AcknowledgementsFlowTest {
+
+    static final long MS = 1_000_000L;
+    static final long SILENCE = 150 * MS;
+    static final long TIMEOUT = 6_000 * MS;
+
+    private final AcknowledgementsSilenceTest.Clock clock = new AcknowledgementsSilenceTest.Clock();
+    private final Acknowledgements acks = new Acknowledgements(true, 16, 60_000 * MS, clock);
+    /** Every message costs 1,000 bytes; we sent up to sequence 99. */
+    private final Acknowledgements.InFlight inFlight = read -> Math.max(0, 99 - read) * 1000L;
+
+    @Test
+    void theRoomIsTheLeastAnyReportingReceiverHas() {
+        acks.onWindowReport(1, 99, 50_000, 0);      // read everything sent: 50,000 more
+        acks.onWindowReport(2, 89, 40_000, 0);      // 10 messages behind with 40,000: 30,000 more
+        acks.alive(3, 0);                            // answers rounds, reports no window: no limit
+        assertThat(acks.flowRoom(inFlight)).isEqualTo(30_000);
+        assertThat(acks.flowChanged()).isFalse();
+        acks.onWindowReport(2, 99, 40_000, 1);
+        assertThat(acks.flowChanged()).isTrue();
+        assertThat(acks.flowRoom(inFlight)).isEqualTo(40_000);
+    }
+
+    @Test
+    void noReportingReceiverMeansNoLimit() {
+        acks.alive(3, 0);
+        assertThat(acks.flowRoom(inFlight)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aZeroWindowCannotShutTheSender() {
+        acks.onWindowReport(1, 99, 0, 0);
+        assertThat(acks.flowRoom(inFlight)).isEqualTo(Acknowledgements.MIN_WINDOW_BYTES);
+    }
+
+    @Test
+    void aSilentReceiverWithAFullWindowIsNoLongerPacedForUntilItReports() {
+        acks.onWindowReport(1, 89, 10_000, 0);       // 10 behind: full
+        acks.onWindowReport(2, 99, 10_000, 0);
+        acks.onWindowReport(2, 99, 10_000, SILENCE);  // 2 keeps reporting; 1 fell silent with its window full
+        assertThat(acks.flowRoom(inFlight)).isZero();
+        assertThat(acks.releaseSilentWindows(inFlight, SILENCE - 1, SILENCE, TIMEOUT)).as("not silent long enough")
+                .isFalse();
+        assertThat(acks.releaseSilentWindows(inFlight, SILENCE, SILENCE, TIMEOUT)).isTrue();
+        assertThat(acks.flowRoom(inFlight)).isEqualTo(10_000);
+        assertThat(acks.trackedCount()).as("still waited for by the cache").isEqualTo(2);
+        assertThat(acks.acknowledged(0)).as("the cache still waits for its acknowledgement").isFalse();
+        acks.onWindowReport(1, 95, 10_000, SILENCE + MS);
+        assertThat(acks.flowRoom(inFlight)).as("it reported: paced for again").isEqualTo(6_000);
+    }
+
+    @Test
+    void aReceiverThatTalksButReadsNothingIsDroppedAfterTheTimeout() {
+        acks.onWindowReport(1, 89, 10_000, 0);
+        for (long t = 0; t <= TIMEOUT; t += 100 * MS) {
+            acks.onWindowReport(1, 89, 10_000, t);   // reports forever, never reads past 89
+            assertThat(acks.trackedCount()).isEqualTo(1);
+            acks.releaseSilentWindows(inFlight, t, SILENCE, TIMEOUT);
+        }
+        assertThat(acks.trackedCount()).as("dropped for reading nothing").isZero();
+        assertThat(acks.onWindowReport(1, 89, 10_000, TIMEOUT + MS)).as("its reports alone do not bring it back")
+                .isFalse();
+        assertThat(acks.flowRoom(inFlight)).isEqualTo(Long.MAX_VALUE);
+    }
+}
