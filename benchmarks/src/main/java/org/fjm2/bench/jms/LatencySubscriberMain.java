@@ -21,7 +21,7 @@ import org.fjm2.bench.udp.RawUdp;
  * send it (CLOCK_MONOTONIC, shared by all processes on Linux); the one-way latency {@code now - t} of messages
  * WARMUP..TOTAL-1 goes into an HdrHistogram. URL is a JMS URL (norm://, tcp://) or {@code udp://GROUP:PORT?interface=IF}
  * for raw UDP multicast datagrams holding seq and t as two longs. Prints READY once subscribed; on the input line
- * END waits for message TOTAL-1 (or {@link ThroughputSubscribersMain#DRAIN_IDLE_NANOS} of silence) and prints
+ * END waits for message TOTAL-1 (or {@link SubscriberCommands#DRAIN_IDLE_NANOS} of silence) and prints
  * {@code RESULT received gaps duplicates p50 p99 p99.9 max} (microseconds), then exits.
  */
 public final class LatencySubscriberMain {
@@ -111,7 +111,7 @@ public final class LatencySubscriberMain {
         }
         long lastReceived = -1;
         long lastProgress = System.nanoTime();
-        while (check.next() < total && System.nanoTime() - lastProgress < ThroughputSubscribersMain.DRAIN_IDLE_NANOS) {
+        while (check.next() < total && System.nanoTime() - lastProgress < SubscriberCommands.DRAIN_IDLE_NANOS) {
             if (check.received() != lastReceived) {
                 lastReceived = check.received();
                 lastProgress = System.nanoTime();

@@ -1,0 +1,15 @@
+package org.fjm2.bench.jms;
+
+/**
+ * A publisher of {@code fjm2 bench throughput}: sends as fast as its transport's flow control lets it, in a thread of
+ * its own, messages numbered 0, 1, 2... across every {@link #start(int)}/{@link #stop()} round, so that the
+ * subscribers count gaps and duplicates.
+ */
+public interface NumberedPublisher extends AutoCloseable {
+
+    /** Starts sending messages of {@code size} payload bytes. */
+    void start(int size);
+
+    /** Stops sending; returns the number of the last message sent (-1 if none ever was). */
+    long stop() throws InterruptedException;
+}
