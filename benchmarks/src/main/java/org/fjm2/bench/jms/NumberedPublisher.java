@@ -7,6 +7,13 @@ package org.fjm2.bench.jms;
  */
 public interface NumberedPublisher extends AutoCloseable {
 
+    /**
+     * Waits until every subscriber can receive, where the transport can tell (Aeron: its flow control group is
+     * complete); a JMS publisher cannot, and the subscribers' MARK waits for messages instead.
+     */
+    default void awaitSubscribers(java.time.Duration timeout) throws InterruptedException {
+    }
+
     /** Starts sending messages of {@code size} payload bytes. */
     void start(int size);
 

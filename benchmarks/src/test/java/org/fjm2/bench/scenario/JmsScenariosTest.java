@@ -120,7 +120,7 @@ class JmsScenariosTest {
      * Empty when this process runs in a named network namespace ({@code ip netns exec NAME}, as CI and the build
      * instructions do), where multicast on lo stays private: its namespace is one of those under /run/netns.
      */
-    private static Optional<String> whyNotInPrivateNamespace() {
+    static Optional<String> whyNotInPrivateNamespace() {
         try {
             String own = Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
             Path named = Path.of("/run/netns");
