@@ -26,7 +26,7 @@ import org.fjm2.norm.api.NormConfig;
  * spinning thread, which a 2-core machine running a publisher, N subscribers and their drivers does not have.
  *
  * <p>Channel parameters carry the transport settings (so a child JVM gets them with the channel it is given, and the
- * table's command line can print them); the driver context carries threads and idling.
+ * benchmarks print them); the driver context carries threads and idling.
  */
 public final class AeronBaseline {
 
@@ -46,13 +46,13 @@ public final class AeronBaseline {
     /**
      * Idling of the driver's thread, the subscribers' polling thread and a back-pressured publisher: Aeron's default
      * BackoffIdleStrategy (spin {@value #IDLE_MAX_SPINS} times, yield {@value #IDLE_MAX_YIELDS} times, then park
-     * from 1 us doubling up to 1 ms), the strategy its guide recommends when threads share cores: busy-spinning
-     * threads on shared cores take the CPU from the thread that has the work.
+     * from 1 us doubling up to 1 ms), Aeron's default for every driver agent and the one its guidance keeps where
+     * threads share cores: busy-spinning threads on shared cores take the CPU from the thread that has the work.
      */
     public static final long IDLE_MAX_SPINS = Configuration.IDLE_MAX_SPINS;
     public static final long IDLE_MAX_YIELDS = Configuration.IDLE_MAX_YIELDS;
     public static final long IDLE_MIN_PARK_NS = Configuration.IDLE_MIN_PARK_NS;
-    public static final long IDLE_MAX_PARK_NS = 1_000_000;
+    public static final long IDLE_MAX_PARK_NS = Configuration.IDLE_MAX_PARK_NS;
 
     /**
      * MTU of the UDP channel: the throughput profile's 8 KiB. Aeron's default (1,408 bytes) fits an Ethernet frame,
@@ -71,11 +71,11 @@ public final class AeronBaseline {
     public static final int UNKNOWN_CAP_SOCKET_BUFFER = 2 << 20;
 
     /**
-     * Smallest term length: Aeron's default 16 MiB. A publication may run ahead of its slowest receiver by at most
-     * the receiver window, and a term holds at most twice that window ({@code term-length / 2} is the largest
-     * publication window), so 16 MiB takes the largest window here (8 MiB) in full: a burst up to the window is
-     * written without waiting, and a slow subscriber holds the publisher back instead of losing data (min flow
-     * control). Messages larger than {@code term-length / 8} need a larger term ({@link #termLength}).
+     * Smallest term length: Aeron's default 16 MiB. Under min flow control a publication runs at most one receiver
+     * window ahead of its slowest subscriber, and Aeron lets at most {@code term-length / 2} be in flight, so 16 MiB
+     * takes the largest window here (8 MiB) in full: a burst up to the window is written without waiting, and a slow
+     * subscriber holds the publisher back instead of losing data. Messages larger than {@code term-length / 8} need
+     * a larger term ({@link #termLength}).
      */
     public static final int MIN_TERM_LENGTH = 16 << 20;
 

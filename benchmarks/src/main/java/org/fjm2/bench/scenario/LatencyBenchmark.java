@@ -249,9 +249,11 @@ public final class LatencyBenchmark implements Callable<Integer> {
         }
         if (measured.contains(Baseline.AERON)) {
             String address = AeronBaseline.interfaceAddress(interfaceName);
-            rows.add(aeron(AeronBaseline.subscriptionChannel(aeronGroup, port + 4, address, cap),
-                    AeronBaseline.publicationChannel(aeronGroup, port + 4, address, 1, cap,
-                            SocketBufferLimits.cap(SocketBufferLimits.WMEM_MAX), size), phases));
+            String subscription = AeronBaseline.subscriptionChannel(aeronGroup, port + 4, address, cap);
+            String publication = AeronBaseline.publicationChannel(aeronGroup, port + 4, address, 1, cap,
+                    SocketBufferLimits.cap(SocketBufferLimits.WMEM_MAX), size);
+            System.out.println("Aeron: publication " + publication + ", subscription " + subscription);
+            rows.add(aeron(subscription, publication, phases));
             progress.step("Aeron");
         }
         if (measured.contains(Baseline.UDP)) {

@@ -276,10 +276,12 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 }
                 if (aeronInterface != null) {
                     int aeronPort = UdpBenchmark.basePort() + AERON_PORT_OFFSET + k % AERON_PORTS;
-                    measure("Aeron", n, aeron(
-                            AeronBaseline.subscriptionChannel(aeronGroup, aeronPort, aeronInterface, cap),
-                            AeronBaseline.publicationChannel(aeronGroup, aeronPort, aeronInterface, n, cap, wmemMax,
-                                    largest), n), points, progress);
+                    String subscription = AeronBaseline.subscriptionChannel(aeronGroup, aeronPort, aeronInterface, cap);
+                    String publication = AeronBaseline.publicationChannel(aeronGroup, aeronPort, aeronInterface, n, cap,
+                            wmemMax, largest);
+                    System.out.println("Aeron N=" + n + ": publication " + publication + ", subscriptions "
+                            + subscription);
+                    measure("Aeron", n, aeron(subscription, publication, n), points, progress);
                 }
             }
         }
