@@ -12,16 +12,23 @@ import java.util.Locale;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
+import io.aeron.FragmentAssembler;
+import io.aeron.Subscription;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.IdleStrategy;
+import org.fjm2.bench.aeron.AeronBaseline;
+import org.fjm2.bench.aeron.EmbeddedAeron;
 import org.fjm2.bench.udp.RawUdp;
 
 /**
  * The receiver side of {@code fjm2 bench latency}, in its own JVM: {@code URL TOPIC WARMUP TOTAL}. Each message
  * carries its number {@code seq} and {@code t}, the {@link System#nanoTime()} at which the publisher <em>meant</em> to
  * send it (CLOCK_MONOTONIC, shared by all processes on Linux); the one-way latency {@code now - t} of messages
- * WARMUP..TOTAL-1 goes into an HdrHistogram. URL is a JMS URL (norm://, tcp://) or {@code udp://GROUP:PORT?interface=IF}
- * for raw UDP multicast datagrams holding seq and t as two longs. Prints READY once subscribed; on the input line
- * END waits for message TOTAL-1 (or {@link ThroughputSubscribersMain#DRAIN_IDLE_NANOS} of silence) and prints
+ * WARMUP..TOTAL-1 goes into an HdrHistogram. URL is a JMS URL (norm://, tcp://), {@code udp://GROUP:PORT?interface=IF}
+ * for raw UDP multicast datagrams holding seq and t as two longs, or an Aeron channel ({@code aeron:udp?...}; TOPIC
+ * is then the stream id) whose messages hold seq and t as their first two longs, received through an embedded media
+ * driver and polled by one thread ({@link AeronBaseline}). Prints READY once subscribed; on the input line END waits
+ * for message TOTAL-1 (or {@link SubscriberCommands#DRAIN_IDLE_NANOS} of silence) and prints
  * {@code RESULT received gaps duplicates p50 p99 p99.9 max} (microseconds), then exits.
  */
 public final class LatencySubscriberMain {
@@ -47,6 +54,8 @@ public final class LatencySubscriberMain {
         try {
             if (url.startsWith("udp://")) {
                 main.receiveUdp(URI.create(url));
+            } else if (url.startsWith("aeron:")) {
+                main.receiveAeron(url, Integer.parseInt(args[1]));
             } else {
                 main.receiveJms(url, args[1]);
             }
@@ -102,6 +111,28 @@ public final class LatencySubscriberMain {
         }
     }
 
+    private void receiveAeron(String channel, int streamId) throws Exception {
+        try (EmbeddedAeron embedded = EmbeddedAeron.start("latency");
+             Subscription subscription = embedded.aeron().addSubscription(channel, streamId)) {
+            FragmentAssembler handler = new FragmentAssembler(
+                    (buffer, offset, length, header) -> onMessage(buffer.getLong(offset), buffer.getLong(offset + 8)));
+            Thread poller = new Thread(() -> {
+                IdleStrategy idle = AeronBaseline.idleStrategy();
+                while (!Thread.currentThread().isInterrupted()) {
+                    idle.idle(subscription.poll(handler, AeronBaseline.FRAGMENT_LIMIT));
+                }
+            }, "aeron-latency-poller");
+            poller.setDaemon(true);
+            poller.start();
+            try {
+                awaitEndAndReport();
+            } finally {
+                poller.interrupt();
+                poller.join(1000);
+            }
+        }
+    }
+
     private void awaitEndAndReport() throws Exception {
         System.out.println("READY");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -111,7 +142,7 @@ public final class LatencySubscriberMain {
         }
         long lastReceived = -1;
         long lastProgress = System.nanoTime();
-        while (check.next() < total && System.nanoTime() - lastProgress < ThroughputSubscribersMain.DRAIN_IDLE_NANOS) {
+        while (check.next() < total && System.nanoTime() - lastProgress < SubscriberCommands.DRAIN_IDLE_NANOS) {
             if (check.received() != lastReceived) {
                 lastReceived = check.received();
                 lastProgress = System.nanoTime();

@@ -15,7 +15,7 @@ import jakarta.jms.Session;
  * return, in a thread of its own, each with a long property {@code seq} numbering them 0, 1, 2... across every
  * {@link #start(int)}/{@link #stop()} round, so that the subscribers can count gaps and duplicates.
  */
-public final class MaxRatePublisher implements AutoCloseable {
+public final class MaxRatePublisher implements NumberedPublisher {
 
     private final Connection connection;
     private final Session session;
@@ -33,6 +33,7 @@ public final class MaxRatePublisher implements AutoCloseable {
     }
 
     /** Starts sending messages with a {@code size}-byte body. */
+    @Override
     public void start(int size) {
         byte[] body = new byte[size];
         running = true;
@@ -52,7 +53,7 @@ public final class MaxRatePublisher implements AutoCloseable {
         thread.start();
     }
 
-    /** Stops sending; returns the number of the last message sent (-1 if none ever was). */
+    @Override
     public long stop() throws InterruptedException {
         running = false;
         thread.join();

@@ -11,6 +11,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 import jakarta.jms.BytesMessage;
@@ -19,11 +23,15 @@ import jakarta.jms.DeliveryMode;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import org.HdrHistogram.Histogram;
+import org.fjm2.bench.aeron.AeronBaseline;
+import org.fjm2.bench.aeron.AeronPublisher;
 import org.fjm2.bench.artemis.EmbeddedArtemis;
 import org.fjm2.bench.jms.ChildJvm;
 import org.fjm2.bench.jms.ConnectionFactories;
 import org.fjm2.bench.jms.LatencySubscriberMain;
+import org.fjm2.bench.options.Baseline;
 import org.fjm2.bench.options.QuantityConverters;
+import org.fjm2.bench.options.RmemMaxOption;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultFiles;
@@ -31,20 +39,29 @@ import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.FixedRateSchedule;
 import org.fjm2.bench.udp.RawUdp;
 import org.fjm2.bench.udp.UdpEchoMain;
+import org.fjm2.norm.transport.SocketBufferLimits;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code fjm2 bench latency}: one-way latency at a fixed publishing rate, publisher in this JVM, receiver in a
  * child JVM, measured from the <em>intended</em> send time of each message (coordinated-omission aware; both JVMs
- * read CLOCK_MONOTONIC through System.nanoTime): FJM2, the embedded Artemis broker (in this JVM), and raw UDP
- * multicast datagrams at the same rate. For reference, the round trip of a raw UDP ping-pong with a child JVM,
- * one ping per slot of the same schedule.
+ * read CLOCK_MONOTONIC through System.nanoTime): FJM2, the embedded Artemis broker (in this JVM), Aeron (UDP
+ * multicast, an embedded media driver in each JVM, {@link AeronBaseline}) and raw UDP multicast datagrams, all on the
+ * same schedule. For reference, the round trip of a raw UDP ping-pong with a child JVM, one ping per slot of the
+ * same schedule. With {@code --rmem-max}, every row is measured once per receive buffer cap.
  */
-@Command(name = "latency", mixinStandardHelpOptions = true,
-        description = "One-way latency at a fixed rate (HdrHistogram p50/p99/p99.9/max, coordinated-omission aware): "
-                + "FJM2 vs Artemis vs raw UDP, and a raw UDP ping-pong round trip.")
+@Command(name = "latency", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"One-way latency at a fixed rate (HdrHistogram p50/p99/p99.9/max, coordinated-omission aware): "
+                + "FJM2 vs Artemis vs Aeron vs raw UDP, and a raw UDP ping-pong round trip; the ratio of FJM2's p99 to "
+                + "each.",
+                "Aeron: UDP multicast on the same interface, an embedded Java media driver in the publisher's and in "
+                        + "the receiver's JVM (SHARED threading, BackoffIdleStrategy), 8 KiB MTU, socket buffers as "
+                        + "net.core.rmem_max allows (up to 8 MiB), min flow control; the same burst, warm-up and "
+                        + "schedule as FJM2."})
 public final class LatencyBenchmark implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -59,8 +76,8 @@ public final class LatencyBenchmark implements Callable<Integer> {
     @Option(names = "--warmup", converter = QuantityConverters.Seconds.class, defaultValue = "10", description = "Warm-up seconds per system at the fixed rate, not recorded (quick: 1). Default: ${DEFAULT-VALUE}.")
     double warmup;
 
-    @Option(names = "--warmup-burst", defaultValue = "" + DEFAULT_BURST, description = "Messages each JMS system and "
-            + "the ping-pong first exchange back to back, not recorded, so that the JIT compilers of both JVMs are done "
+    @Option(names = "--warmup-burst", defaultValue = "" + DEFAULT_BURST, description = "Messages each system (JMS, "
+            + "Aeron) and the ping-pong first exchange back to back, not recorded, so that the JIT compilers of both JVMs are done "
             + "with the hot paths before the paced warm-up (quick: " + QUICK_BURST + "). Default: ${DEFAULT-VALUE}.")
     long warmupBurst;
 
@@ -86,6 +103,20 @@ public final class LatencyBenchmark implements Callable<Integer> {
 
     @Option(names = "--child-jvm-option", description = "Option of the receiver's JVM, repeatable.")
     List<String> childJvmOptions = new ArrayList<>();
+
+    @Option(names = "--baselines", split = ",", defaultValue = Baseline.ALL,
+            paramLabel = "NAME",
+            description = "Baselines measured beside FJM2: artemis (embedded broker), udp (raw UDP multicast one-way "
+                    + "and the raw UDP ping-pong), aeron (Aeron UDP multicast); none: FJM2 alone. Default: ${DEFAULT-VALUE}.")
+    List<String> baselines;
+
+    @Option(names = "--aeron-group", defaultValue = "239.255.77.35",
+            description = "Aeron's multicast data group: its last byte odd (Aeron sends control to the next address). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    String aeronGroup;
+
+    @Mixin
+    RmemMaxOption rmemMax;
 
     static final String TOPIC = "bench.latency";
     static final double QUICK_SECONDS = 3;
@@ -113,11 +144,25 @@ public final class LatencyBenchmark implements Callable<Integer> {
     /** Sends message {@code seq} stamped with its intended send time. */
     interface Sender {
         void send(long seq, long intendedNanos) throws Exception;
+
+        /** Waits until the receiver can receive, where the transport tells (Aeron); the others need not. */
+        default void awaitReceiver() throws Exception {
+        }
     }
+
+    /** A row measured under a receive buffer cap (0: unknown). */
+    record CappedRow(long rmemMax, Row row) {
+    }
+
+    /** Row names. */
+    static final String UDP_ONE_WAY = "raw UDP multicast one-way";
+    static final String FJM2 = "FJM2";
+    static final String ARTEMIS = "Artemis";
+    static final String AERON = "Aeron";
+    static final String PING_PONG = "raw UDP ping-pong RTT";
 
     @Override
     public Integer call() throws Exception {
-        fjm2Params = ThroughputBenchmark.resolveParams(fjm2Params);
         if (quick) {
             CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
             seconds = parsed.hasMatchedOption("--seconds") ? seconds : QUICK_SECONDS;
@@ -129,57 +174,131 @@ public final class LatencyBenchmark implements Callable<Integer> {
         require(warmup >= 0, "--warmup must not be negative: " + warmup);
         require(warmupBurst >= 0, "--warmup-burst must not be negative: " + warmupBurst);
         require(size >= MIN_SIZE && size <= RawUdp.MAX_DATAGRAM, "--size must be in " + MIN_SIZE + ".." + RawUdp.MAX_DATAGRAM);
-        long pacedWarmup = (long) (warmup * rate);
-        long measured = (long) (seconds * rate);
-        int port = UdpBenchmark.basePort() + 30;
-        ProgressBar progress = new ProgressBar("latency", 4);
-        List<Row> rows = new ArrayList<>();
-        String udpUrl = "udp://" + group + ":" + port + "?interface=" + interfaceName;
-        try (DatagramChannel tx = RawUdp.sender(true, group, interfaceName, port)) {
-            ByteBuffer buf = ByteBuffer.allocateDirect(size);
-            // no burst: an unreliable receiver would drop part of it, and its few methods compile in the paced warm-up
-            rows.add(oneWay("raw UDP multicast one-way", udpUrl, new Phases(0, pacedWarmup, measured), (seq, t) -> {
-                buf.clear();
-                buf.putLong(0, seq).putLong(8, t);
-                tx.write(buf);
-            }));
+        Set<Baseline> measured;
+        try {
+            measured = Baseline.parse(baselines);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        progress.step("raw UDP one-way");
-        Phases phases = new Phases(warmupBurst, pacedWarmup, measured);
-        rows.add(jms("FJM2", "norm://" + group + ":" + (port + 1) + "?interface=" + interfaceName + "&" + fjm2Params,
-                phases));
-        progress.step("FJM2");
-        try (EmbeddedArtemis broker = EmbeddedArtemis.start(port + 2)) {
-            rows.add(jms("Artemis", broker.url(), phases));
+        if (measured.contains(Baseline.AERON)) {
+            require(AeronBaseline.isDataGroup(aeronGroup), "--aeron-group: " + aeronGroup + " is not an IPv4 "
+                    + "multicast group whose last byte is odd and below 255");
         }
-        progress.step("Artemis");
-        rows.add(pingPong(port + 3, phases));
-        progress.step("raw UDP ping-pong");
-        ResultTable table = table(rows);
+        rmemMax.validate(spec.commandLine());
+        String fjm2ParamsOption = fjm2Params;
+        int caps = Math.max(1, rmemMax.caps().length);
+        ProgressBar progress = new ProgressBar("latency", caps * (1L + measured.size()
+                + (measured.contains(Baseline.UDP) ? 1 : 0)));
+        List<CappedRow> all = new ArrayList<>();
+        List<String> summaries = new ArrayList<>();
+        rmemMax.forEachCap(System.out, cap -> {
+            String params = ThroughputBenchmark.FJM2_PARAMS.equals(fjm2ParamsOption)
+                    ? ThroughputBenchmark.loopbackParams(cap) : fjm2ParamsOption;
+            List<Row> rows = measureRows(cap, params, measured, progress);
+            rows.forEach(r -> all.add(new CappedRow(cap.orElse(0), r)));
+            summaries.add((rmemMax.isSet() ? "rmem_max " + cap.orElse(0) + ": " : "") + ratios(rows));
+        });
+        ResultTable table = table(all);
         table.print(System.out);
-        Row udp = rows.get(0);
-        Row fjm2 = rows.get(1);
-        Row artemis = rows.get(2);
-        Row ping = rows.get(3);
-        System.out.printf("%nFJM2 p99 / Artemis p99 = %.2f; FJM2 p99 / raw UDP one-way p99 = %.2f; "
-                        + "FJM2 p99 / raw UDP ping-pong RTT p99 = %.2f%n", fjm2.p99 / artemis.p99, fjm2.p99 / udp.p99,
-                fjm2.p99 / ping.p99);
-        System.out.printf("%,.0f msg/s of %d B, %.1f s recorded after a burst of %,d (JMS, ping-pong) and %.1f s of "
-                + "warm-up; latency from the intended send time, microseconds; send_late_max_us: the publisher's worst "
-                + "lag behind its schedule after a send (large: the system did not sustain the rate)%n", rate, size,
-                seconds, warmupBurst, warmup);
+        System.out.println();
+        summaries.forEach(System.out::println);
+        System.out.printf("%,.0f msg/s of %d B, %.1f s recorded after a burst of %,d (JMS, Aeron, ping-pong) and %.1f s "
+                + "of warm-up; latency from the intended send time, microseconds; send_late_max_us: the publisher's "
+                + "worst lag behind its schedule after a send (large: the system did not sustain the rate); "
+                + "rmem_max_B: net.core.rmem_max during the row (0: unknown)%n", rate, size, seconds, warmupBurst, warmup);
         table.writeCsv(out.resolve("latency.csv"));
+        boolean severalCaps = caps > 1;
         Plot.bars(out.resolve("latency.png"), String.format("One-way latency at %,.0f msg/s, %d B (loopback)", rate, size),
                 "percentile", "microseconds", List.of("p50", "p99", "p99.9"),
-                rows.stream().map(Row::system).toList(),
-                rows.stream().map(r -> new double[]{r.p50, r.p99, r.p999}).toList());
+                all.stream().map(c -> c.row().system() + (severalCaps
+                        ? ", rmem " + Quantities.formatBytes(c.rmemMax()) : "")).toList(),
+                all.stream().map(c -> new double[]{c.row().p50, c.row().p99, c.row().p999}).toList());
         System.out.println("wrote " + out.resolve("latency.csv") + " and " + out.resolve("latency.png"));
         return 0;
+    }
+
+    /** Every row under one receive buffer cap, in table order. */
+    private List<Row> measureRows(OptionalLong cap, String params, Set<Baseline> measured, ProgressBar progress)
+            throws Exception {
+        long pacedWarmup = (long) (warmup * rate);
+        long measuredCount = (long) (seconds * rate);
+        int port = UdpBenchmark.basePort() + 30;
+        List<Row> rows = new ArrayList<>();
+        String udpUrl = "udp://" + group + ":" + port + "?interface=" + interfaceName;
+        if (measured.contains(Baseline.UDP)) {
+            try (DatagramChannel tx = RawUdp.sender(true, group, interfaceName, port)) {
+                ByteBuffer buf = ByteBuffer.allocateDirect(size);
+                // no burst: an unreliable receiver would drop part of it, and its few methods compile in the paced warm-up
+                rows.add(oneWay(UDP_ONE_WAY, udpUrl, TOPIC, childJvmOptions, new Phases(0, pacedWarmup, measuredCount),
+                        (seq, t) -> {
+                            buf.clear();
+                            buf.putLong(0, seq).putLong(8, t);
+                            tx.write(buf);
+                        }));
+            }
+            progress.step("raw UDP one-way");
+        }
+        Phases phases = new Phases(warmupBurst, pacedWarmup, measuredCount);
+        rows.add(jms(FJM2, "norm://" + group + ":" + (port + 1) + "?interface=" + interfaceName + "&" + params, phases));
+        progress.step("FJM2");
+        if (measured.contains(Baseline.ARTEMIS)) {
+            try (EmbeddedArtemis broker = EmbeddedArtemis.start(port + 2)) {
+                rows.add(jms(ARTEMIS, broker.url(), phases));
+            }
+            progress.step("Artemis");
+        }
+        if (measured.contains(Baseline.AERON)) {
+            String address = AeronBaseline.interfaceAddress(interfaceName);
+            String subscription = AeronBaseline.subscriptionChannel(aeronGroup, port + 4, address, cap);
+            String publication = AeronBaseline.publicationChannel(aeronGroup, port + 4, address, 1, cap,
+                    SocketBufferLimits.cap(SocketBufferLimits.WMEM_MAX), size);
+            System.out.println("Aeron: publication " + publication + ", subscription " + subscription);
+            rows.add(aeron(subscription, publication, phases));
+            progress.step("Aeron");
+        }
+        if (measured.contains(Baseline.UDP)) {
+            rows.add(pingPong(port + 3, phases));
+            progress.step("raw UDP ping-pong");
+        }
+        return rows;
+    }
+
+    /** FJM2's p99 over each other row's, one line. */
+    static String ratios(List<Row> rows) {
+        Row fjm2 = find(rows, FJM2).orElseThrow();
+        List<String> parts = new ArrayList<>();
+        for (String other : List.of(ARTEMIS, AERON, UDP_ONE_WAY, PING_PONG)) {
+            find(rows, other).ifPresent(r -> parts.add(String.format(Locale.ROOT, "FJM2 p99 / %s p99 = %.2f", other,
+                    UdpBenchmark.ratio(fjm2.p99, r.p99))));
+        }
+        return parts.isEmpty() ? "FJM2 only (no baseline measured)" : String.join("; ", parts);
+    }
+
+    private static Optional<Row> find(List<Row> rows, String system) {
+        return rows.stream().filter(r -> r.system.equals(system)).findFirst();
     }
 
     private void require(boolean ok, String message) {
         if (!ok) {
             throw new CommandLine.ParameterException(spec.commandLine(), message);
+        }
+    }
+
+    /** Aeron: a publication in this JVM, the receiver's embedded driver and subscription in the child. */
+    private Row aeron(String subscriptionChannel, String publicationChannel, Phases phases) throws Exception {
+        try (AeronPublisher publisher = new AeronPublisher(publicationChannel, AeronBaseline.STREAM_ID)) {
+            return oneWay(AERON, subscriptionChannel, String.valueOf(AeronBaseline.STREAM_ID), childJvmOptions, phases,
+                    new Sender() {
+                        @Override
+                        public void send(long seq, long intendedNanos) {
+                            publisher.send(seq, intendedNanos, size);
+                        }
+
+                        @Override
+                        public void awaitReceiver() throws Exception {
+                            publisher.awaitSubscribers(CHILD_TIMEOUT);
+                        }
+                    });
         }
     }
 
@@ -189,7 +308,7 @@ public final class LatencyBenchmark implements Callable<Integer> {
             MessageProducer producer = session.createProducer(session.createTopic(TOPIC));
             producer.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
             byte[] body = new byte[size];
-            return oneWay(system, url, phases, (seq, t) -> {
+            return oneWay(system, url, TOPIC, childJvmOptions, phases, (seq, t) -> {
                 BytesMessage m = session.createBytesMessage();
                 m.writeBytes(body);
                 m.setLongProperty("seq", seq);
@@ -203,10 +322,12 @@ public final class LatencyBenchmark implements Callable<Integer> {
      * Publishes the burst back to back, then the rest of the messages on the fixed-rate schedule, to a receiver in a
      * child JVM that records those after the warm-up.
      */
-    private Row oneWay(String system, String url, Phases phases, Sender sender) throws Exception {
-        try (ChildJvm child = ChildJvm.start(LatencySubscriberMain.class, childJvmOptions, url, TOPIC,
+    private Row oneWay(String system, String url, String topic, List<String> jvmOptions, Phases phases, Sender sender)
+            throws Exception {
+        try (ChildJvm child = ChildJvm.start(LatencySubscriberMain.class, jvmOptions, url, topic,
                 String.valueOf(phases.unrecorded()), String.valueOf(phases.total()))) {
             child.await("READY", CHILD_TIMEOUT);
+            sender.awaitReceiver();
             for (long i = 0; i < phases.burst(); i++) {
                 sender.send(i, System.nanoTime());
             }
@@ -260,7 +381,7 @@ public final class LatencyBenchmark implements Callable<Integer> {
                 }
             }
         }
-        return new Row("raw UDP ping-pong RTT", received, phases.total() - received, histogram.getValueAtPercentile(50) / 1e3,
+        return new Row(PING_PONG, received, phases.total() - received, histogram.getValueAtPercentile(50) / 1e3,
                 histogram.getValueAtPercentile(99) / 1e3, histogram.getValueAtPercentile(99.9) / 1e3,
                 histogram.getMaxValue() / 1e3, sendLateMax / 1e3);
     }
@@ -288,14 +409,16 @@ public final class LatencyBenchmark implements Callable<Integer> {
         }
     }
 
-    private static ResultTable table(List<Row> rows) {
+    private static ResultTable table(List<CappedRow> rows) {
         ResultTable table = new ResultTable("Latency at a fixed rate on loopback, microseconds (one-way from the "
-                + "intended send time; ping-pong: round trip)", "system", "received", "lost", "p50_us", "p99_us",
-                "p99_9_us", "max_us", "fjm2_p99_ratio", "send_late_max_us");
-        double fjm2P99 = rows.get(1).p99;
-        for (Row r : rows) {
-            table.row(r.system, r.received, r.lost, r.p50, r.p99, r.p999, r.max, UdpBenchmark.ratio(fjm2P99, r.p99),
-                    r.sendLateMax);
+                + "intended send time; ping-pong: round trip)", "rmem_max_B", "system", "received", "lost", "p50_us",
+                "p99_us", "p99_9_us", "max_us", "fjm2_p99_ratio", "send_late_max_us");
+        for (CappedRow c : rows) {
+            double fjm2P99 = rows.stream().filter(o -> o.rmemMax() == c.rmemMax() && o.row().system.equals(FJM2))
+                    .findFirst().orElseThrow().row().p99;
+            Row r = c.row();
+            table.row(c.rmemMax(), r.system, r.received, r.lost, r.p50, r.p99, r.p999, r.max,
+                    UdpBenchmark.ratio(fjm2P99, r.p99), r.sendLateMax);
         }
         return table;
     }

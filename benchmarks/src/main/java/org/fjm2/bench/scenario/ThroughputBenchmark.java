@@ -8,14 +8,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
+import org.fjm2.bench.aeron.AeronBaseline;
+import org.fjm2.bench.aeron.AeronPublisher;
+import org.fjm2.bench.aeron.AeronSubscribersMain;
 import org.fjm2.bench.artemis.EmbeddedArtemis;
 import org.fjm2.bench.jms.ChildJvm;
 import org.fjm2.bench.jms.ConnectionFactories;
 import org.fjm2.bench.jms.MaxRatePublisher;
+import org.fjm2.bench.jms.NumberedPublisher;
 import org.fjm2.bench.jms.ThroughputSubscribersMain;
+import org.fjm2.bench.options.Baseline;
 import org.fjm2.bench.options.QuantityConverters;
+import org.fjm2.bench.options.RmemMaxOption;
 import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultFiles;
@@ -23,23 +30,34 @@ import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.RawUdp;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.transport.SocketBufferLimits;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 /**
  * {@code fjm2 bench throughput}: one JMS publisher to N subscribers, FJM2 (NORM multicast on loopback) side by
- * side with the embedded Artemis broker (TCP on loopback), in the same run. The publisher and the Artemis broker
- * run in this JVM; the N subscribers (one Connection each, non-durable, DUPS_OK_ACKNOWLEDGE, a counting
- * MessageListener) run together in one child JVM. Messages are NON_PERSISTENT BytesMessages numbered by a long
- * property, so the subscribers count gaps (lost) and duplicates. Per size: a warm-up (at least until every subscriber receives), then a measured window in
- * which each subscriber counts what it receives on its own clock (steady-state receive rate), then a drain in
- * which every subscriber must reach the last message sent. The baseline is raw UDP multicast of the same payload
- * size measured in the same run ({@link RawUdp}).
+ * side with the embedded Artemis broker (TCP on loopback) and with Aeron (UDP multicast on loopback, not JMS), in the
+ * same run. The publisher and the Artemis broker run in this JVM; the N subscribers (one Connection each,
+ * non-durable, DUPS_OK_ACKNOWLEDGE, a counting MessageListener) run together in one child JVM. Messages are
+ * NON_PERSISTENT BytesMessages numbered by a long property, so the subscribers count gaps (lost) and duplicates. Per
+ * size: a warm-up (at least until every subscriber receives), then a measured window in which each subscriber counts
+ * what it receives on its own clock (steady-state receive rate), then a drain in which every subscriber must reach
+ * the last message sent. Aeron follows the same steps with payloads of the same sizes whose first 8 bytes number
+ * them ({@link AeronPublisher}, {@link AeronSubscribersMain}: a media driver per subscriber, configured as
+ * {@link AeronBaseline} says). A further baseline is raw UDP multicast of the same payload size ({@link RawUdp}).
+ * With {@code --rmem-max}, the whole table is measured once per receive buffer cap.
  */
-@Command(name = "throughput", mixinStandardHelpOptions = true,
-        description = "FJM2 JMS vs embedded Artemis, 1 publisher -> N subscribers (child JVM): msgs/s per subscriber, "
-                + "MB/s, lost messages, ratios to Artemis and to raw UDP multicast.")
+@Command(name = "throughput", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"FJM2 JMS vs embedded Artemis vs Aeron, 1 publisher -> N subscribers (child JVM): msgs/s per "
+                + "subscriber, MB/s, lost messages, the longest gap and the slowest 100 ms, ratios to Artemis, to "
+                + "Aeron and to raw UDP multicast.",
+                "Aeron: UDP multicast on the same interface (group --aeron-group), one embedded Java media driver "
+                        + "in the publisher's JVM and one per subscriber (SHARED threading, BackoffIdleStrategy), 8 KiB MTU, socket "
+                        + "buffers and receiver window as large as net.core.rmem_max allows (up to 8 MiB), a 16 MiB "
+                        + "term, min flow control over the N subscribers; tryClaim/offer of the same payload sizes, "
+                        + "subscribers check the numbers in the payloads."})
 public final class ThroughputBenchmark implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -78,9 +96,24 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                     + "receive buffer below 8 MiB.")
     String fjm2Params;
 
+    @Option(names = "--baselines", split = ",", defaultValue = Baseline.ALL,
+            paramLabel = "NAME",
+            description = "Baselines measured beside FJM2: artemis (embedded broker, JMS over TCP), udp (raw UDP "
+                    + "multicast of the same sizes), aeron (Aeron UDP multicast); none: FJM2 alone. Default: ${DEFAULT-VALUE}.")
+    List<String> baselines;
+
     @Option(names = "--artemis", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Measure the Artemis baseline too (default); --no-artemis for FJM2-only development runs.")
+            description = "--no-artemis leaves Artemis out of --baselines (the older spelling; FJM2 alone: "
+                    + "--baselines none).")
     boolean artemis;
+
+    @Option(names = "--aeron-group", defaultValue = "239.255.77.33",
+            description = "Aeron's multicast data group: its last byte odd (Aeron sends control to the next address). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    String aeronGroup;
+
+    @Mixin
+    RmemMaxOption rmemMax;
 
     @Option(names = "--child-jvm-option", description = "Option of the subscribers' JVM, repeatable; {system} and {n} "
             + "are replaced (e.g. -XX:StartFlightRecording=filename=sub-{system}-{n}.jfr,dumponexit=true).")
@@ -143,35 +176,30 @@ public final class ThroughputBenchmark implements Callable<Integer> {
 
     /** One measured point; {@code longestGapMs} and {@code slowestSlice} as {@link DeliveryWindow} defines them. */
     record Point(double msgsPerSubscriber, long lost, long duplicates, double longestGapMs, double slowestSlice) {
+        static final Point NONE = new Point(0, 0, 0, 0, 0);
+    }
+
+    /** Starts the subscribers' JVM of one system and its publisher, once that JVM is READY. */
+    private interface SystemUnderTest {
+        ChildJvm startSubscribers(List<String> jvmOptions) throws Exception;
+
+        NumberedPublisher startPublisher() throws Exception;
     }
 
     @Override
     public Integer call() throws Exception {
         applyQuick();
         validate();
-        fjm2Params = resolveParams(fjm2Params);
-        int artemisPort = UdpBenchmark.basePort() + 15;
-        int port = UdpBenchmark.basePort() + 16;
-        ProgressBar progress = new ProgressBar("throughput",
-                sizes.length * (1L + (artemis ? 2L : 1L) * subscribers.length));
-        double[] udpMBps = new double[sizes.length];
-        for (int i = 0; i < sizes.length; i++) {
-            int datagram = Math.min(sizes[i], RawUdp.MAX_DATAGRAM);
-            udpMBps[i] = RawUdp.throughput(true, group, interfaceName, port, datagram, UDP_WARMUP, UDP_SECONDS)
-                    .megabytesPerSecond();
-            progress.step("raw UDP multicast " + datagram + " B");
-        }
-        Map<String, Point> points = new HashMap<>();
-        try (EmbeddedArtemis broker = EmbeddedArtemis.start(artemisPort)) {
-            for (int n : subscribers) {
-                String fjm2Url = "norm://" + group + ":" + (++port) + "?interface=" + interfaceName + "&" + fjm2Params;
-                measure("FJM2", fjm2Url, n, points, progress);
-                if (artemis) {
-                    measure("Artemis", broker.url(), n, points, progress);
-                }
-            }
-        }
-        ResultTable table = table(points, udpMBps);
+        Set<Baseline> measured = measuredBaselines();
+        String fjm2ParamsOption = fjm2Params;
+        int[] caps = rmemMax.caps();
+        ProgressBar progress = new ProgressBar("throughput", Math.max(1, caps.length) * sizes.length
+                * ((measured.contains(Baseline.UDP) ? 1L : 0L) + systems(measured).size() * (long) subscribers.length));
+        ResultTable table = newTable(measured);
+        rmemMax.forEachCap(System.out, cap -> {
+            fjm2Params = FJM2_PARAMS.equals(fjm2ParamsOption) ? loopbackParams(cap) : fjm2ParamsOption;
+            measureTable(cap, measured, table, progress);
+        });
         table.print(System.out);
         System.out.println();
         System.out.println("msgs/s and MB/s are per subscriber (mean over the N subscribers), payload bytes only, "
@@ -182,10 +210,115 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         System.out.println("longest_gap_ms = the longest time any subscriber went without a delivery in the window; "
                 + "slowest_100ms = the fewest messages any subscriber received in a whole 100 ms slice, per second "
                 + "(a stall shows there, not in the mean).");
+        if (measured.contains(Baseline.AERON)) {
+            System.out.println("Aeron: payloads of the same sizes (not JMS messages), a media driver per subscriber, "
+                    + "min flow control; settings in benchmarks/README.md (AeronBaseline).");
+        }
+        System.out.println("rmem_max_B = net.core.rmem_max during the row (0: unknown); every system asks for "
+                + "receive buffers up to it.");
         table.writeCsv(out.resolve("throughput.csv"));
-        plot(table);
+        plot(table, measured, caps.length > 1);
         System.out.println("wrote " + out.resolve("throughput.csv") + " and " + out.resolve("throughput.png"));
         return 0;
+    }
+
+    /** The baselines asked for, without Artemis under --no-artemis. */
+    Set<Baseline> measuredBaselines() {
+        Set<Baseline> set;
+        try {
+            set = Baseline.parse(baselines);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (!artemis) {
+            set.remove(Baseline.ARTEMIS);
+        }
+        return set;
+    }
+
+    /** The messaging systems measured per N: FJM2 and the baselines that are systems (not raw UDP). */
+    private static List<String> systems(Set<Baseline> measured) {
+        List<String> systems = new ArrayList<>(List.of("FJM2"));
+        if (measured.contains(Baseline.ARTEMIS)) {
+            systems.add("Artemis");
+        }
+        if (measured.contains(Baseline.AERON)) {
+            systems.add("Aeron");
+        }
+        return systems;
+    }
+
+    /** The whole table under one receive buffer cap: its rows go into {@code table}. */
+    private void measureTable(OptionalLong cap, Set<Baseline> measured, ResultTable table, ProgressBar progress)
+            throws Exception {
+        int artemisPort = UdpBenchmark.basePort() + 15;
+        int port = UdpBenchmark.basePort() + 16;
+        double[] udpMBps = new double[sizes.length];
+        if (measured.contains(Baseline.UDP)) {
+            for (int i = 0; i < sizes.length; i++) {
+                int datagram = Math.min(sizes[i], RawUdp.MAX_DATAGRAM);
+                udpMBps[i] = RawUdp.throughput(true, group, interfaceName, port, datagram, UDP_WARMUP, UDP_SECONDS)
+                        .megabytesPerSecond();
+                progress.step("raw UDP multicast " + datagram + " B");
+            }
+        }
+        Map<String, Point> points = new HashMap<>();
+        String aeronInterface = measured.contains(Baseline.AERON) ? AeronBaseline.interfaceAddress(interfaceName) : null;
+        OptionalLong wmemMax = SocketBufferLimits.cap(SocketBufferLimits.WMEM_MAX);
+        int largest = Arrays.stream(sizes).max().orElse(0);
+        try (EmbeddedArtemis broker = measured.contains(Baseline.ARTEMIS) ? EmbeddedArtemis.start(artemisPort) : null) {
+            for (int k = 0; k < subscribers.length; k++) {
+                int n = subscribers[k];
+                String fjm2Url = "norm://" + group + ":" + (++port) + "?interface=" + interfaceName + "&" + fjm2Params;
+                measure("FJM2", n, jms(fjm2Url, n), points, progress);
+                if (broker != null) {
+                    measure("Artemis", n, jms(broker.url(), n), points, progress);
+                }
+                if (aeronInterface != null) {
+                    int aeronPort = UdpBenchmark.basePort() + AERON_PORT_OFFSET + k % AERON_PORTS;
+                    String subscription = AeronBaseline.subscriptionChannel(aeronGroup, aeronPort, aeronInterface, cap);
+                    String publication = AeronBaseline.publicationChannel(aeronGroup, aeronPort, aeronInterface, n, cap,
+                            wmemMax, largest);
+                    System.out.println("Aeron N=" + n + ": publication " + publication + ", subscriptions "
+                            + subscription);
+                    measure("Aeron", n, aeron(subscription, publication, n), points, progress);
+                }
+            }
+        }
+        addRows(table, cap, points, udpMBps);
+    }
+
+    /** First of the ports of the Aeron channels (one per subscriber count, reused after {@link #AERON_PORTS}). */
+    static final int AERON_PORT_OFFSET = 24;
+    static final int AERON_PORTS = 6;
+
+    private SystemUnderTest jms(String url, int n) {
+        return new SystemUnderTest() {
+            @Override
+            public ChildJvm startSubscribers(List<String> jvmOptions) throws Exception {
+                return ChildJvm.start(ThroughputSubscribersMain.class, jvmOptions, url, TOPIC, String.valueOf(n));
+            }
+
+            @Override
+            public NumberedPublisher startPublisher() throws Exception {
+                return new MaxRatePublisher(ConnectionFactories.forUrl(url), TOPIC);
+            }
+        };
+    }
+
+    private static SystemUnderTest aeron(String subscriptionChannel, String publicationChannel, int n) {
+        return new SystemUnderTest() {
+            @Override
+            public ChildJvm startSubscribers(List<String> jvmOptions) throws Exception {
+                return ChildJvm.start(AeronSubscribersMain.class, jvmOptions, subscriptionChannel,
+                        String.valueOf(AeronBaseline.STREAM_ID), String.valueOf(n));
+            }
+
+            @Override
+            public NumberedPublisher startPublisher() {
+                return new AeronPublisher(publicationChannel, AeronBaseline.STREAM_ID);
+            }
+        };
     }
 
     private void applyQuick() {
@@ -208,6 +341,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     }
 
     private void validate() {
+        measuredBaselines();
         for (int n : subscribers) {
             require(n >= 1 && n <= 64, "--subscribers: " + n + " is not in 1..64");
         }
@@ -218,6 +352,15 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         }
         require(seconds > 0, "--seconds must be positive: " + seconds);
         require(warmup >= 0, "--warmup must not be negative: " + warmup);
+        if (measuredBaselines().contains(Baseline.AERON)) {
+            require(AeronBaseline.isDataGroup(aeronGroup), "--aeron-group: " + aeronGroup + " is not an IPv4 multicast "
+                    + "group whose last byte is odd and below 255");
+            for (int s : sizes) {
+                require(s <= AeronBaseline.MAX_MESSAGE, "--sizes: " + s + " is larger than Aeron's largest message ("
+                        + AeronBaseline.MAX_MESSAGE + "); leave aeron out of --baselines for it");
+            }
+        }
+        rmemMax.validate(spec.commandLine());
     }
 
     private void require(boolean ok, String message) {
@@ -227,13 +370,14 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     }
 
     /** One system at one N: a child JVM of N subscribers, one publisher, every size in turn. */
-    private void measure(String system, String url, int n, Map<String, Point> points, ProgressBar progress)
+    private void measure(String system, int n, SystemUnderTest sut, Map<String, Point> points, ProgressBar progress)
             throws Exception {
         List<String> options = childJvmOptions.stream()
                 .map(o -> o.replace("{system}", system.toLowerCase()).replace("{n}", String.valueOf(n))).toList();
-        try (ChildJvm child = ChildJvm.start(ThroughputSubscribersMain.class, options, url, TOPIC, String.valueOf(n));
-             MaxRatePublisher publisher = new MaxRatePublisher(ConnectionFactories.forUrl(url), TOPIC)) {
+        try (ChildJvm child = sut.startSubscribers(options);
+             NumberedPublisher publisher = sut.startPublisher()) {
             child.await("READY", CHILD_TIMEOUT);
+            publisher.awaitSubscribers(CHILD_TIMEOUT);
             for (int size : sizes) {
                 publisher.start(size);
                 boolean first = size == sizes[0];
@@ -262,34 +406,56 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         return system + "/" + n + "/" + size;
     }
 
-    private ResultTable table(Map<String, Point> points, double[] udpMBps) {
-        ResultTable table = new ResultTable("JMS 1 publisher -> N subscribers on loopback: FJM2 (NORM multicast) vs "
-                + "Artemis (embedded broker, TCP)", "size_B", "subscribers", "fjm2_msgs_per_s", "fjm2_MB_per_s",
+    private static ResultTable newTable(Set<Baseline> measured) {
+        return new ResultTable("JMS 1 publisher -> N subscribers on loopback: FJM2 (NORM multicast) vs Artemis "
+                + "(embedded broker, TCP) vs Aeron (UDP multicast, not JMS)" + (measured.size() < Baseline.values().length
+                ? " (baselines measured: " + measured.stream().map(b -> b.name().toLowerCase()).toList() + ")" : ""),
+                "rmem_max_B", "size_B", "subscribers", "fjm2_msgs_per_s", "fjm2_MB_per_s",
                 "fjm2_lost", "fjm2_dups", "fjm2_longest_gap_ms", "fjm2_slowest_100ms_msgs_per_s",
                 "artemis_msgs_per_s", "artemis_MB_per_s", "artemis_lost", "artemis_longest_gap_ms",
-                "fjm2_vs_artemis", "udp_mcast_MB_per_s", "fjm2_vs_udp_mcast");
+                "aeron_msgs_per_s", "aeron_MB_per_s", "aeron_lost", "aeron_dups", "aeron_longest_gap_ms",
+                "aeron_slowest_100ms_msgs_per_s",
+                "fjm2_vs_artemis", "fjm2_vs_aeron", "fjm2_vs_aeron_slowest_100ms",
+                "udp_mcast_MB_per_s", "fjm2_vs_udp_mcast");
+    }
+
+    private void addRows(ResultTable table, OptionalLong cap, Map<String, Point> points, double[] udpMBps) {
         for (int i = 0; i < sizes.length; i++) {
             for (int n : subscribers) {
                 Point f = points.get(key("FJM2", n, sizes[i]));
-                Point a = points.getOrDefault(key("Artemis", n, sizes[i]), new Point(0, 0, 0, 0, 0));
+                Point a = points.getOrDefault(key("Artemis", n, sizes[i]), Point.NONE);
+                Point r = points.getOrDefault(key("Aeron", n, sizes[i]), Point.NONE);
                 double fMB = f.msgsPerSubscriber * sizes[i] / 1e6;
-                table.row((long) sizes[i], (long) n, f.msgsPerSubscriber, fMB, f.lost, f.duplicates,
+                table.row(cap.orElse(0), (long) sizes[i], (long) n, f.msgsPerSubscriber, fMB, f.lost, f.duplicates,
                         f.longestGapMs, f.slowestSlice,
                         a.msgsPerSubscriber, a.msgsPerSubscriber * sizes[i] / 1e6, a.lost, a.longestGapMs,
-                        UdpBenchmark.ratio(f.msgsPerSubscriber, a.msgsPerSubscriber), udpMBps[i],
-                        UdpBenchmark.ratio(fMB, udpMBps[i]));
+                        r.msgsPerSubscriber, r.msgsPerSubscriber * sizes[i] / 1e6, r.lost, r.duplicates,
+                        r.longestGapMs, r.slowestSlice,
+                        UdpBenchmark.ratio(f.msgsPerSubscriber, a.msgsPerSubscriber),
+                        UdpBenchmark.ratio(f.msgsPerSubscriber, r.msgsPerSubscriber),
+                        UdpBenchmark.ratio(f.slowestSlice, r.slowestSlice),
+                        udpMBps[i], UdpBenchmark.ratio(fMB, udpMBps[i]));
             }
         }
-        return table;
     }
 
-    private void plot(ResultTable table) throws Exception {
+    private void plot(ResultTable table, Set<Baseline> measured, boolean severalCaps) throws Exception {
         List<String> categories = new ArrayList<>();
         for (List<Object> row : table.rows()) {
-            categories.add(UdpBenchmark.sizeLabel(((Long) row.get(0)).intValue()) + ", N=" + row.get(1));
+            categories.add(UdpBenchmark.sizeLabel(((Long) row.get(1)).intValue()) + ", N=" + row.get(2)
+                    + (severalCaps ? ", rmem " + Quantities.formatBytes((Long) row.get(0)) : ""));
         }
-        Plot.bars(out.resolve("throughput.png"), "JMS msgs/s per subscriber, 1 publisher -> N subscribers (loopback)",
-                "message size, subscribers", "msgs/s per subscriber", categories, List.of("FJM2", "Artemis"),
-                List.of(table.column("fjm2_msgs_per_s"), table.column("artemis_msgs_per_s")));
+        List<String> names = new ArrayList<>(List.of("FJM2"));
+        List<double[]> series = new ArrayList<>(List.<double[]>of(table.column("fjm2_msgs_per_s")));
+        if (measured.contains(Baseline.ARTEMIS)) {
+            names.add("Artemis");
+            series.add(table.column("artemis_msgs_per_s"));
+        }
+        if (measured.contains(Baseline.AERON)) {
+            names.add("Aeron");
+            series.add(table.column("aeron_msgs_per_s"));
+        }
+        Plot.bars(out.resolve("throughput.png"), "msgs/s per subscriber, 1 publisher -> N subscribers (loopback)",
+                "message size, subscribers", "msgs/s per subscriber", categories, names, series);
     }
 }
