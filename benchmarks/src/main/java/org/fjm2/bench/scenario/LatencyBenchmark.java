@@ -239,7 +239,8 @@ public final class LatencyBenchmark implements Callable<Integer> {
             progress.step("raw UDP one-way");
         }
         Phases phases = new Phases(warmupBurst, pacedWarmup, measuredCount);
-        rows.add(jms(FJM2, "norm://" + group + ":" + (port + 1) + "?interface=" + interfaceName + "&" + params, phases));
+        rows.add(jms(FJM2, "norm://" + group + ":" + (port + 1) + "?interface=" + interfaceName
+                + (params.isEmpty() ? "" : "&" + params), phases));
         progress.step("FJM2");
         if (measured.contains(Baseline.ARTEMIS)) {
             try (EmbeddedArtemis broker = EmbeddedArtemis.start(port + 2)) {

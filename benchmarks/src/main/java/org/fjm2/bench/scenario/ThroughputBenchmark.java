@@ -28,7 +28,7 @@ import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.RawUdp;
-import org.fjm2.norm.api.NormConfig;
+import org.fjm2.jms.transport.norm.NormTransportFactory;
 import org.fjm2.norm.transport.SocketBufferLimits;
 import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
@@ -91,9 +91,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     String interfaceName;
 
     @Option(names = "--fjm2-params", defaultValue = FJM2_PARAMS,
-            description = "Extra norm:// URL parameters of every FJM2 connection. Default: ${DEFAULT-VALUE}: "
-                    + "rateControl=adaptive&grtt=0.002&rate=40g, or rate=10g where net.core.rmem_max caps the "
-                    + "receive buffer below 8 MiB.")
+            description = "Extra norm:// URL parameters of every FJM2 connection (e.g. rateControl=fixed&rate=2g). "
+                    + "Default: ${DEFAULT-VALUE}: none, what a user who sets nothing gets.")
     String fjm2Params;
 
     @Option(names = "--baselines", split = ",", defaultValue = Baseline.ALL,
@@ -119,40 +118,26 @@ public final class ThroughputBenchmark implements Callable<Integer> {
             + "are replaced (e.g. -XX:StartFlightRecording=filename=sub-{system}-{n}.jfr,dumponexit=true).")
     List<String> childJvmOptions = new ArrayList<>();
 
-    /** The --fjm2-params value that stands for {@link #loopbackParams()}. */
-    static final String FJM2_PARAMS = "auto";
-    /**
-     * FJM2 URL parameters for loopback: the rate as a ceiling that adapts to the subscribers
-     * ({@code rateControl=adaptive}: a fixed rate high enough for 8 KB messages overruns a subscriber decoding 1 KB
-     * ones, one low enough for those leaves 8 KB at half speed), and a loopback-sized initial round-trip estimate.
-     * The default rate (100m, fixed) suits a real LAN; the segment size follows lo's MTU (64 KB datagrams).
-     */
-    static final String LOOPBACK_PARAMS = "rateControl=adaptive&grtt=0.002&rate=";
-    /** Rate ceiling where the kernel grants the default receive buffer: bursts fit, the subscriber sets the pace. */
-    static final String RATE_FULL_BUFFER = "40g";
-    /**
-     * Rate ceiling where the kernel caps the receive buffer below the default (net.core.rmem_max): a higher
-     * ceiling overflows it in bursts, and the repairs cost more than the rate gains.
-     */
-    static final String RATE_CAPPED_BUFFER = "10g";
+    /** The --fjm2-params value that stands for {@link #loopbackParams()}: the URL's own defaults. */
+    static final String FJM2_PARAMS = "defaults";
 
-    /** The loopback parameters for this machine's receive buffer cap, saying which and why. */
+    /** The parameters for this machine's receive buffer cap: none, what a user who sets nothing gets. */
     static String loopbackParams() {
         return loopbackParams(SocketBufferLimits.cap(SocketBufferLimits.RMEM_MAX));
     }
 
-    /** The loopback parameters for a kernel receive buffer cap (empty: none known), saying which and why. */
+    /**
+     * The parameters for a kernel receive buffer cap (empty: none known): none whatever the cap — the URL's defaults
+     * (receiver-paced flow control, a rate found by slow start up to 10 Gbit/s) are what is measured — saying so.
+     */
     static String loopbackParams(OptionalLong cap) {
-        boolean full = cap.isEmpty() || cap.getAsLong() >= NormConfig.DEFAULT_RECEIVE_BUFFER;
-        String rate = full ? RATE_FULL_BUFFER : RATE_CAPPED_BUFFER;
-        System.out.printf("FJM2 rate ceiling %s: net.core.rmem_max = %s bytes%s%n", rate,
-                cap.isPresent() ? cap.getAsLong() : "unknown",
-                full ? "" : " caps the " + NormConfig.DEFAULT_RECEIVE_BUFFER + "-byte receive buffer (as root: sysctl -w "
-                        + "net.core.rmem_max=" + NormConfig.DEFAULT_RECEIVE_BUFFER + " for " + RATE_FULL_BUFFER + ")");
-        return LOOPBACK_PARAMS + rate;
+        System.out.printf("FJM2 with the norm:// URL's defaults (flowControl=true, rateControl=auto, rate=%s); "
+                + "net.core.rmem_max = %s bytes%n", NormTransportFactory.DEFAULT_RATE,
+                cap.isPresent() ? cap.getAsLong() : "unknown");
+        return "";
     }
 
-    /** {@code params}, or this machine's loopback parameters for "auto". */
+    /** {@code params}, or the URL's defaults for "defaults". */
     static String resolveParams(String params) {
         return FJM2_PARAMS.equals(params) ? loopbackParams() : params;
     }
@@ -269,7 +254,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         try (EmbeddedArtemis broker = measured.contains(Baseline.ARTEMIS) ? EmbeddedArtemis.start(artemisPort) : null) {
             for (int k = 0; k < subscribers.length; k++) {
                 int n = subscribers[k];
-                String fjm2Url = "norm://" + group + ":" + (++port) + "?interface=" + interfaceName + "&" + fjm2Params;
+                String fjm2Url = "norm://" + group + ":" + (++port) + "?interface=" + interfaceName
+                        + (fjm2Params.isEmpty() ? "" : "&" + fjm2Params);
                 measure("FJM2", n, jms(fjm2Url, n), points, progress);
                 if (broker != null) {
                     measure("Artemis", n, jms(broker.url(), n), points, progress);
