@@ -32,6 +32,14 @@ final class FlowWindow implements Acknowledgements.InFlight {
     static final long INITIAL_WAIT_NANOS = 100_000_000L;
     /** Longest initial wait whatever the GRTT (four GRTTs, between the two bounds). */
     static final long INITIAL_WAIT_MAX_NANOS = 500_000_000L;
+    /**
+     * How long the sender waits on a full window before it sends a probe (NORM_CMD(CC)), which every receiver reads
+     * and answers with a report: a report lost on the way (a feedback socket that overflowed) would otherwise leave
+     * the sender waiting for one that never comes, while the receiver, having read everything, has nothing new to
+     * report. One GRTT, within these bounds.
+     */
+    static final long WINDOW_PROBE_MIN_NANOS = 2_000_000L;
+    static final long WINDOW_PROBE_MAX_NANOS = 50_000_000L;
     /** Messages whose charge is remembered: far more than fit in any window, half the 16-bit sequence space. */
     static final int RING = 1 << 15;
 
@@ -41,6 +49,9 @@ final class FlowWindow implements Acknowledgements.InFlight {
     private final GrttEstimator grtt;
     private final Timer stallTimer;
     private final Timer initialTimer;
+    private final Timer windowProbeTimer;
+    /** Sends a probe at the next opportunity (receivers answer it with a report). */
+    private final Runnable askForReports;
     /** Bytes of the initial window. */
     private final long initialWindow;
     /** Cumulative charge (wrapping) after each sequence number sent, by sequence modulo {@link #RING}. */
@@ -55,7 +66,9 @@ final class FlowWindow implements Acknowledgements.InFlight {
     private long room = Long.MAX_VALUE;
     private boolean waiting;
 
-    FlowWindow(ProtocolContext ctx, Acknowledgements acks, GrttEstimator grtt) {
+    FlowWindow(ProtocolContext ctx, Acknowledgements acks, GrttEstimator grtt, Runnable askForReports) {
+        this.askForReports = askForReports;
+        this.windowProbeTimer = new Timer("sender-flow-probe", this::onWindowProbeTimer);
         this.ctx = ctx;
         this.config = ctx.config();
         this.acks = acks;
@@ -122,6 +135,7 @@ final class FlowWindow implements Acknowledgements.InFlight {
             if (!stallTimer.isActive()) {
                 ctx.timers().schedule(stallTimer, now + windowSilenceNanos());
             }
+            ctx.timers().schedule(windowProbeTimer, now + windowProbeNanos());
         }
         return false;
     }
@@ -167,6 +181,18 @@ final class FlowWindow implements Acknowledgements.InFlight {
     void onReport() {
         if (waiting) {
             ctx.wakeTransmitter();
+        }
+    }
+
+    private long windowProbeNanos() {
+        return Math.min(WINDOW_PROBE_MAX_NANOS, Math.max(WINDOW_PROBE_MIN_NANOS, grtt.advertisedNanos()));
+    }
+
+    /** Still waiting one GRTT later: ask the receivers where they are (and again every GRTT while it lasts). */
+    private void onWindowProbeTimer() {
+        if (waiting && reportsRule) {
+            askForReports.run();
+            ctx.timers().schedule(windowProbeTimer, ctx.nanoTime() + windowProbeNanos());
         }
     }
 

@@ -82,7 +82,10 @@ public final class NormSender {
         ProbeSchedule probes = new ProbeSchedule(ctx, state::isIdle);
         this.rounds = new WatermarkRounds(ctx, state, acks, window, queues, admission, grtt, rate, packets, eviction,
                 this::hasWork);
-        FlowWindow flow = new FlowWindow(ctx, acks, grtt);
+        FlowWindow flow = new FlowWindow(ctx, acks, grtt, () -> {
+            probes.now();
+            ctx.wakeTransmitter();
+        });
         this.loop = new TransmitLoop(ctx, state, queues, window, packets, rate, probes, eviction, acks, rounds, flow);
         this.feedback = new FeedbackHandler(ctx, instanceId, state, acks, repairs, grtt, probes, rate, eviction,
                 rounds, flow);

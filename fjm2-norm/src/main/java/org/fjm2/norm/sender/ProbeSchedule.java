@@ -50,6 +50,11 @@ final class ProbeSchedule {
         }
     }
 
+    /** A probe goes out at the next opportunity, outside the schedule (it does not move the next one). */
+    void now() {
+        due = true;
+    }
+
     /** Whether a probe waits to be sent. */
     boolean isDue() {
         return due;

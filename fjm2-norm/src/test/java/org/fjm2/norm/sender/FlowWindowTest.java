@@ -17,7 +17,8 @@ class FlowWindowTest {
 
     private final AcknowledgementsSilenceTest.Clock clock = new AcknowledgementsSilenceTest.Clock();
     private final Acknowledgements acks = new Acknowledgements(true, 16, 60_000 * MS, clock);
-    private final FlowWindow flow = new FlowWindow(clock, acks, new GrttEstimator(0.001, 0.0001, 10));
+    private int asked;
+    private final FlowWindow flow = new FlowWindow(clock, acks, new GrttEstimator(0.001, 0.0001, 10), () -> asked++);
 
     @Test
     void beforeAnyReportOnlyTheInitialWindowGoesOut() {
@@ -33,6 +34,25 @@ class FlowWindowTest {
         sendWhileOpen();
         acks.onWindowReport(5, (clock.sequence - 1) & 0xFFFF, 30L * CHARGE, clock.now);
         assertThat(sendWhileOpen()).isEqualTo(30);
+    }
+
+    @Test
+    void aSenderWaitingOnAFullWindowAsksForReportsEveryGrtt() {
+        sendWhileOpen();
+        acks.onWindowReport(5, (clock.sequence - 1) & 0xFFFF, 3L * CHARGE, clock.now);
+        assertThat(sendWhileOpen()).isEqualTo(3);
+        assertThat(asked).isZero();
+        clock.now += FlowWindow.WINDOW_PROBE_MIN_NANOS;
+        clock.timers().runExpired(clock.now);
+        assertThat(asked).as("a probe, which every receiver answers with a report").isEqualTo(1);
+        clock.now += FlowWindow.WINDOW_PROBE_MIN_NANOS;
+        clock.timers().runExpired(clock.now);
+        assertThat(asked).isEqualTo(2);
+        acks.onWindowReport(5, (clock.sequence - 1) & 0xFFFF, 3L * CHARGE, clock.now);
+        assertThat(flow.open(clock.now)).isTrue();
+        clock.now += 10 * FlowWindow.WINDOW_PROBE_MIN_NANOS;
+        clock.timers().runExpired(clock.now);
+        assertThat(asked).as("no longer waiting: no more probes").isEqualTo(2);
     }
 
     @Test
