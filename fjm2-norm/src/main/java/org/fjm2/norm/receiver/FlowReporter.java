@@ -22,6 +22,12 @@ final class FlowReporter {
      * most 200 reports a second from each receiver.
      */
     static final long MIN_INTERVAL_NANOS = 5_000_000L;
+    /**
+     * How often a report made while the application held acknowledgements back (its consumers behind) looks again
+     * whether it caught up: then the objects it released since are reported at once, for the sender's cache may be
+     * full and waiting for exactly that, with nothing new on the way that would trigger a report.
+     */
+    static final long HELD_RECHECK_NANOS = 5_000_000L;
 
     /** What a report says about released objects (the remote sender's receive state answers it). */
     interface Releases {
@@ -34,6 +40,7 @@ final class FlowReporter {
     private final ReceiverFeedback feedback;
     private final Releases releases;
     private final Timer timer;
+    private final Timer heldTimer;
     private boolean offered;
     private boolean queued;
     private boolean closed;
@@ -48,6 +55,7 @@ final class FlowReporter {
         this.feedback = feedback;
         this.releases = releases;
         this.timer = new Timer("receiver-flow-report", this::onTimer);
+        this.heldTimer = new Timer("receiver-flow-held", this::onHeldTimer);
     }
 
     /** The sender offered flow control (EXT_FJM2_FLOW in a probe): reports start with the next message read. */
@@ -103,11 +111,26 @@ final class FlowReporter {
         }
     }
 
+    /** The application held acknowledgements at the last report: report what it released once it caught up. */
+    private void onHeldTimer() {
+        if (closed) {
+            return;
+        }
+        if (ctx.acknowledgementsHeld()) {
+            ctx.timers().schedule(heldTimer, ctx.nanoTime() + HELD_RECHECK_NANOS);
+        } else if (releases.releasedThrough() != lastReleased) {
+            report(ctx.nanoTime());
+        }
+    }
+
     private void report(long now) {
         unreported = 0;
         lastReportNanos = now;
         if (!ctx.acknowledgementsHeld()) {
-            lastReleased = releases.releasedThrough();     // held: the sender keeps what we have not taken yet
+            lastReleased = releases.releasedThrough();
+        } else if (!heldTimer.isActive()) {
+            // Held: the sender keeps what we have not taken yet; tell it as soon as we have.
+            ctx.timers().schedule(heldTimer, now + HELD_RECHECK_NANOS);
         }
         int flags = lastReleased >= 0 ? FlowReport.FLAG_RELEASED : 0;
         int units = (int) Math.min(FlowReport.MAX_WINDOW_UNITS, window.perSender() / FlowReport.WINDOW_UNIT);
@@ -120,6 +143,7 @@ final class FlowReporter {
         }
         closed = true;
         ctx.timers().cancel(timer);
+        ctx.timers().cancel(heldTimer);
         if (offered) {
             window.senderLeft();
         }
