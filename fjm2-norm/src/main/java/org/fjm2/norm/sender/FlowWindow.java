@@ -154,6 +154,8 @@ final class FlowWindow implements Acknowledgements.InFlight {
         }
         if (!initialTimer.isActive() && !waiting) {
             ctx.timers().schedule(initialTimer, now + initialWaitNanos());
+            // A receiver that missed the first probe (the one that offers flow control) learns of it from the next.
+            ctx.timers().schedule(windowProbeTimer, now + windowProbeNanos());
         }
         waiting = true;
         return false;
@@ -190,7 +192,7 @@ final class FlowWindow implements Acknowledgements.InFlight {
 
     /** Still waiting one GRTT later: ask the receivers where they are (and again every GRTT while it lasts). */
     private void onWindowProbeTimer() {
-        if (waiting && reportsRule) {
+        if (waiting) {
             askForReports.run();
             ctx.timers().schedule(windowProbeTimer, ctx.nanoTime() + windowProbeNanos());
         }
