@@ -68,7 +68,9 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final OverheardRequests overheard;
     private final ReceiverFeedback feedback;
     private final NackBuilder nacks;
-    private final FlowReporter flow;
+    private final ReceiveWindow receiveWindow;
+    /** Made when the sender offers flow control: a forged sender id costs no reporter, nor its timers. */
+    private FlowReporter flow;
 
     // NACK cycle.
     private final Timer repairTimer;
@@ -111,7 +113,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         this.overheard = new OverheardRequests(window, position, scratch);
         this.feedback = new ReceiverFeedback(ctx, this);
         this.nacks = new NackBuilder(ctx, this, window, position, assembler, overheard, feedback, scratch);
-        this.flow = new FlowReporter(ctx, receiveWindow, feedback, this::releasedThrough);
+        this.receiveWindow = receiveWindow;
         this.grtt = config.grttInitial().toNanos() / 1e9;
         this.backoffFactor = config.backoffFactor();
         this.groupSize = config.groupSize();
@@ -182,7 +184,9 @@ public final class RemoteSender implements RemoteSenderInfo {
         try {
             onObjectMessage(msg);
         } finally {
-            flow.onMessage(msg.sequence(), msg.length());     // after its objects were released: the report says so
+            if (flow != null) {
+                flow.onMessage(msg.sequence(), msg.length());     // after its objects were released: the report says so
+            }
         }
     }
 
@@ -247,7 +251,9 @@ public final class RemoteSender implements RemoteSenderInfo {
     /** A validated NORM_CMD from this sender. */
     public void onCommand(CommandFlyweight cmd, InetSocketAddress from) {
         heard(cmd.grtt(), cmd.backoff(), cmd.gsize(), from);
-        flow.onMessage(cmd.sequence(), cmd.length());
+        if (flow != null) {
+            flow.onMessage(cmd.sequence(), cmd.length());
+        }
         switch (cmd.flavor()) {
             case NormWire.CMD_FLUSH:
                 onFlush(cmd);
@@ -346,7 +352,9 @@ public final class RemoteSender implements RemoteSenderInfo {
         int extStart = cmd.offset() + CommandFlyweight.CC_HEADER_LENGTH;
         int extEnd = cmd.offset() + cmd.headerLength();
         boolean wantsFeedback = HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_CC_RATE) >= 0;
-        if (!flow.isOffered() && HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_FJM2_FLOW) >= 0) {
+        if (flow == null && !gone && !config.silentReceiver()
+                && HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_FJM2_FLOW) >= 0) {
+            flow = new FlowReporter(ctx, receiveWindow, feedback, this::releasedThrough);
             flow.offered();
         }
         if (wantsFeedback && !config.silentReceiver() && !ccTimer.isActive()) {
@@ -540,7 +548,9 @@ public final class RemoteSender implements RemoteSenderInfo {
         ctx.timers().cancel(ccTimer);
         ctx.timers().cancel(ackTimer);
         ctx.timers().cancel(activityTimer);
-        flow.close();
+        if (flow != null) {
+            flow.close();
+        }
         if (window.isSynced() && position.isKnown()) {
             int end = (position.objectId() + 1) & 0xFFFF;
             window.loseUntil(end, reason);
