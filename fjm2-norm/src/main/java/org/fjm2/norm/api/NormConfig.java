@@ -72,8 +72,14 @@ public final class NormConfig {
     public static final boolean DEFAULT_RECEIVER_FLOW_CONTROL = true;
     /** Fixed: the configured rate is what the sender sends at, as NORM without congestion control does. */
     public static final RateControl DEFAULT_RATE_CONTROL = RateControl.FIXED;
-    /** Repair cache bound in bytes: data the sender keeps for repairs (and queued, not yet sent). */
-    public static final long DEFAULT_TX_CACHE_BYTES = 64L * 1024 * 1024;
+    /**
+     * Repair cache bound in bytes: data the sender keeps for repairs (and queued, not yet sent). Half the receivers'
+     * {@link #DEFAULT_RECEIVE_BUFFER_BYTES}: what a receiver holds incomplete lies within the sender's cache (it
+     * holds everything from the oldest object some receiver lacks), so a cache below the receive budget means a
+     * receiver waiting for repairs is never forced to give up objects while the sender runs ahead (with equal
+     * bounds, three receivers losing 10% each gave up objects once flow control let the sender keep its cache full).
+     */
+    public static final long DEFAULT_TX_CACHE_BYTES = 32L * 1024 * 1024;
     /** Repair cache bound in objects (object ids are 16 bits, so it stays well below 32768). */
     public static final int DEFAULT_TX_CACHE_OBJECTS = 4096;
     /**
