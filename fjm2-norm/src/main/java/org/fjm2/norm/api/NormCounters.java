@@ -29,6 +29,12 @@ public final class NormCounters extends EnumCounters<NormCounters.Counter> {
         RECEIVERS_EVICTED,
         /** Receivers an acknowledgement round stopped waiting for because they fell silent (receiverSilence). */
         RECEIVERS_SUSPENDED,
+        /** Stream bytes delivered to the application (NORM_OBJECT_STREAM). */
+        STREAM_BYTES_RECEIVED,
+        /** Stream bytes reported as gaps: lost beyond repair, skipped by a receiver that fell behind. */
+        STREAM_BYTES_LOST,
+        /** Stream bytes written by the application and sent (first transmission). */
+        STREAM_BYTES_SENT,
         /** Unexpected exceptions while handling input (a bug: logged with a stack trace once a second at most). */
         INTERNAL_ERRORS
     }
