@@ -95,8 +95,7 @@ final class RxStream {
         this.symbolBytes = segmentSize + StreamPayloadFlyweight.HEADER_LENGTH;
         this.windowBlocks = windowBlocks;
         this.limitBytes = limitBytes;
-        this.decodes = decoder != null && decoder.supports(fecId, fieldSize) && parityPerBlock > 0
-                && codeShape.set((long) blockSize * symbolBytes, symbolBytes, blockSize, 0);
+        this.decodes = decoder != null && decoder.supports(fecId, fieldSize) && parityPerBlock > 0;
         int capacity = Integer.highestOneBit(Math.max(2, windowBlocks) * 2 - 1);
         this.ring = new RxStreamBlock[capacity];
         this.ringMask = capacity - 1;
@@ -230,13 +229,15 @@ final class RxStream {
                 return;
             }
         }
-        if (!charge(block, symbolBytes)) {
+        // Kept as long as it arrived (a source symbol: its header and data; parity: what was sent), so that memory
+        // follows the bytes received whatever segment size the FTI announces; decoding pads with zeros.
+        int length = source ? StreamPayloadFlyweight.HEADER_LENGTH + payload.dataLength()
+                : Math.min(msg.payloadLength(), symbolBytes);
+        if (!charge(block, length)) {
             return;
         }
-        ByteBuf copy = ctx.output().allocateHeap(symbolBytes);
-        int length = Math.min(msg.payloadLength(), symbolBytes);
+        ByteBuf copy = ctx.output().allocateHeap(Math.max(1, length));
         copy.writeBytes(msg.buffer(), msg.payloadIndex(), length);
-        copy.writeZero(symbolBytes - length);
         if (source) {
             block.put(symbol, copy);
             if (block.state.markSource(symbol)) {
@@ -275,43 +276,81 @@ final class RxStream {
         return true;
     }
 
+    /**
+     * Rebuilds the block's missing source symbols from parity. Every symbol of a block is at most as long as its
+     * parity (NRL sends parity as long as the block's longest segment, the rest being zero), so the block is decoded
+     * over the longest symbol received rather than E + 8 bytes: the room this takes follows what arrived. Rebuilt
+     * symbols are kept as long as their stream header says (checked again when delivered).
+     */
     private void decode(RxStreamBlock block) {
         int k = blockSize;
-        for (int i = 0; i < k; i++) {
-            if (block.segment(i) == null && !block.state.has(i)) {
-                if (!charge(block, symbolBytes)) {
-                    dropRebuildRoom(block);
-                    return;
-                }
-                ByteBuf room = ctx.output().allocateHeap(symbolBytes);
-                room.writeZero(symbolBytes);
-                block.put(i, room);
+        int parityCount = block.state.parityCount();
+        ByteBuf[] parity = block.state.parity();
+        int longest = 0;
+        for (int i = 0; i < parityCount; i++) {
+            longest = Math.max(longest, parity[i].readableBytes());
+        }
+        int length = fieldSize == 16 ? (longest + 1) & ~1 : longest;
+        int missing = k - block.state.sourceReceived();
+        if (length < StreamPayloadFlyweight.HEADER_LENGTH || missing <= 0 || missing > parityCount
+                || !codeShape.set((long) k * length, length, k, 0)) {
+            return;
+        }
+        ByteBuf room = ctx.output().allocateHeap(2 * missing * length);
+        room.writeZero(2 * missing * length);
+        try {
+            ByteBuf[] slots = sources.prepare(block, room, missing, length);
+            int[] esis = sources.esis;
+            for (int i = 0; i < missing; i++) {
+                ByteBuf p = parity[i];
+                room.setBytes(i * length, p, p.readerIndex(), Math.min(p.readableBytes(), length));
+                esis[i] = block.state.parityEsi()[i];
             }
-        }
-        int parity = parityPerBlock;
-        for (int i = 0; i < block.state.parityCount(); i++) {
-            parity = Math.max(parity, block.state.parityEsi()[i] - k + 1);
-        }
-        sources.block = block;
-        boolean ok = decoder.decode(fecId, fieldSize, codeShape, 0, parity, sources, block.state.parity(),
-                block.state.parityEsi(), block.state.parityCount());
-        sources.block = null;
-        if (ok) {
-            block.state.markComplete();
-            ctx.counters().increment(Counter.FEC_DECODES);
-        } else {
-            dropRebuildRoom(block);
+            int maxParity = parityPerBlock;
+            for (int i = 0; i < parityCount; i++) {
+                maxParity = Math.max(maxParity, block.state.parityEsi()[i] - k + 1);
+            }
+            boolean ok = decoder.decode(fecId, fieldSize, codeShape, 0, maxParity, sources, slots, esis, missing);
+            if (ok && keepRebuilt(block, room, length)) {
+                block.state.markComplete();
+                ctx.counters().increment(Counter.FEC_DECODES);
+            }
+        } finally {
+            sources.block = null;
+            room.release();
         }
     }
 
-    /** Frees the room allocated for symbols a decode did not rebuild (they must not pass for received). */
-    private void dropRebuildRoom(RxStreamBlock block) {
+    /** Copies the rebuilt symbols out of the decoding room, each as long as its header says; false when refused. */
+    private boolean keepRebuilt(RxStreamBlock block, ByteBuf room, int length) {
+        for (int i = 0; i < blockSize; i++) {
+            if (block.state.has(i)) {
+                continue;
+            }
+            int at = sources.outputIndex(i);
+            payload.wrap(room, at, length);
+            int kept = Math.min(length, StreamPayloadFlyweight.HEADER_LENGTH + payload.dataLength());
+            if (!charge(block, kept)) {
+                dropRebuilt(block);
+                return false;
+            }
+            ByteBuf copy = ctx.output().allocateHeap(kept);
+            copy.writeBytes(room, at, kept);
+            block.put(i, copy);
+        }
+        return true;
+    }
+
+    /** Frees symbols kept from a decode that could not complete (they must not pass for received). */
+    private void dropRebuilt(RxStreamBlock block) {
         for (int i = 0; i < blockSize; i++) {
             if (block.segment(i) != null && !block.state.has(i)) {
-                block.take(i).release();
-                heldBytes -= symbolBytes;
-                block.charged -= symbolBytes;
-                budget.unchargeStream(symbolBytes);
+                ByteBuf symbol = block.take(i);
+                int kept = symbol.readableBytes();
+                heldBytes -= kept;
+                block.charged -= kept;
+                budget.unchargeStream(kept);
+                symbol.release();
             }
         }
     }
@@ -575,9 +614,48 @@ final class RxStream {
         spare.clear();
     }
 
-    /** The source symbols of the block being decoded: each symbol's own buffer. */
+    /**
+     * The source symbols of the block being decoded: the received ones in their own buffers (as long as they
+     * arrived), the missing ones rebuilt into the second half of the decoding room; the first half holds the parity
+     * used, one slot per missing symbol.
+     */
     private static final class StreamDecodeSources implements BlockDecoder.SourceSymbols {
         RxStreamBlock block;
+        private ByteBuf room;
+        private int length;
+        private int missing;
+        private int[] outputSlot = new int[0];
+        private ByteBuf[] slots = new ByteBuf[0];
+        int[] esis = new int[0];
+
+        /** Readies the room for a block with {@code missing} source symbols lost; returns the parity slots. */
+        ByteBuf[] prepare(RxStreamBlock block, ByteBuf room, int missing, int length) {
+            this.block = block;
+            this.room = room;
+            this.length = length;
+            this.missing = missing;
+            int k = block.state.k();
+            if (outputSlot.length < k) {
+                outputSlot = new int[k];
+            }
+            if (slots.length < missing) {
+                slots = new ByteBuf[missing];
+                esis = new int[missing];
+            }
+            int next = 0;
+            for (int i = 0; i < k; i++) {
+                outputSlot[i] = block.state.has(i) ? -1 : next++;
+            }
+            for (int i = 0; i < missing; i++) {
+                slots[i] = room.slice(i * length, length);
+            }
+            return slots;
+        }
+
+        /** Where in the room the rebuilt symbol {@code symbol} lies. */
+        int outputIndex(int symbol) {
+            return (missing + outputSlot[symbol]) * length;
+        }
 
         @Override
         public boolean has(int symbol) {
@@ -586,13 +664,21 @@ final class RxStream {
 
         @Override
         public byte[] array(int symbol) {
-            return block.segment(symbol).array();
+            return has(symbol) ? block.segment(symbol).array() : room.array();
         }
 
         @Override
         public int arrayOffset(int symbol) {
-            ByteBuf s = block.segment(symbol);
-            return s.arrayOffset() + s.readerIndex();
+            if (has(symbol)) {
+                ByteBuf s = block.segment(symbol);
+                return s.arrayOffset() + s.readerIndex();
+            }
+            return room.arrayOffset() + outputIndex(symbol);
+        }
+
+        @Override
+        public int length(int symbol, int partitionLength) {
+            return has(symbol) ? Math.min(block.segment(symbol).readableBytes(), partitionLength) : partitionLength;
         }
     }
 }
