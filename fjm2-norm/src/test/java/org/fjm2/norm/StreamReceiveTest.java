@@ -243,6 +243,22 @@ class StreamReceiveTest {
     }
 
     @Test
+    void aReceiverThatLostTheFirstSegmentsOfTheStreamAsksForThem() throws Exception {
+        rx = new Receiver(config());
+        StreamDatagrams s = stream(0);
+        byte[] all = bytes(16, 2 * B * E);
+        s.write(all, false).flush();
+        List<byte[]> traffic = s.all();
+        rx.inject(traffic.subList(3, traffic.size()));     // the first three datagrams were lost
+        rx.inject(s.flushCommand());
+        assertThat(Await.until(() -> rx.requestedSegments().size() >= 3, Duration.ofSeconds(10))).isTrue();
+        assertThat(rx.collector.openedAt()).isZero();
+        rx.inject(traffic.subList(0, 3));
+        assertThat(rx.collector.awaitBytes(all.length, 5, TimeUnit.SECONDS)).isTrue();
+        assertThat(rx.collector.bytes()).isEqualTo(all);
+    }
+
+    @Test
     void aSquelchedBlockBecomesAGapAndDeliveryGoesOn() throws Exception {
         rx = new Receiver(config());
         StreamDatagrams s = stream(0);

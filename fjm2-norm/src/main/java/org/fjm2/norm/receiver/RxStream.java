@@ -22,8 +22,11 @@ import org.fjm2.norm.protocol.ProtocolContext;
  * stored as they arrive (each allocated and charged to the session's {@link ReceiveBudget} on arrival), blocks are
  * FEC-decoded as soon as they can be, and segments are handed to the {@link StreamDelivery} in order. It joins a
  * running stream where it first hears it (the first source segment of a first transmission), like an NRL receiver
- * with its default sync policy. Data more than the window ahead of the read position, a SQUELCH naming a later
- * block, or a FLUSH beyond the window moves the read position forward: what was skipped is reported as a gap.
+ * with its default sync policy; except in the stream's first block, when that segment's offset shows that the stream
+ * began in that block: it then starts at the beginning and asks for what it missed (a receiver that was there from
+ * the start does not lose the stream's first bytes to the loss of its first datagrams). Data more than the window
+ * ahead of the read position, a SQUELCH naming a later block, or a FLUSH beyond the window moves the read position
+ * forward: what was skipped is reported as a gap.
  *
  * <p>Hostile input: symbols that do not fit the stream's FTI, segments whose payload_len exceeds E or the datagram,
  * whose message start lies outside their data, or whose payload_offset cannot follow what was delivered (more
@@ -178,7 +181,13 @@ final class RxStream {
                 if (repair) {
                     return false;       // never join on a repair (NRL neither): it may be far behind the sender
                 }
-                delivery.syncTo(block, symbol, payload.streamOffset());
+                if (block == 0 && payload.streamOffset() <= (long) symbol * segmentSize) {
+                    // The stream's first block, at an offset its start can explain: we were there from the start
+                    // and lost its first segments, so ask for them rather than join after them.
+                    delivery.syncTo(0, 0, 0);
+                } else {
+                    delivery.syncTo(block, symbol, payload.streamOffset());
+                }
             }
         } else if (msg.payloadLength() > symbolBytes) {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
