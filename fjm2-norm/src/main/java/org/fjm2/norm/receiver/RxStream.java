@@ -9,7 +9,6 @@ import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
 import org.fjm2.norm.codec.StreamPayloadFlyweight;
 import org.fjm2.norm.fec.BlockDecoder;
-import org.fjm2.norm.object.BlockPartition;
 import org.fjm2.norm.protocol.ProtocolContext;
 
 /**
@@ -31,7 +30,10 @@ import org.fjm2.norm.protocol.ProtocolContext;
  * <p>Hostile input: symbols that do not fit the stream's FTI, segments whose payload_len exceeds E or the datagram,
  * whose message start lies outside their data, or whose payload_offset cannot follow what was delivered (more
  * bytes ahead than the segments between could hold) are counted as malformed and dropped. Memory never exceeds the
- * window: one datagram stores at most one symbol (E + 8 bytes) plus its block's bookkeeping. Owned by the session's
+ * window: one datagram stores at most one symbol (E + 8 bytes) plus its block's bookkeeping.
+ *
+ * <p>Its parts: {@link StreamDelivery} (the read position, delivery, gaps, the end), {@link StreamLoss} (the
+ * sender's position, what is missing, the NACK requests) and {@link StreamBlockDecoder} (FEC). Owned by the session's
  * event loop.
  */
 final class RxStream {
@@ -47,9 +49,7 @@ final class RxStream {
 
     private final ProtocolContext ctx;
     private final ReceiveBudget budget;
-    private final BlockDecoder decoder;
     private final StreamPayloadFlyweight payload = new StreamPayloadFlyweight();
-    private final StreamDecodeSources sources = new StreamDecodeSources();
     private final java.util.ArrayDeque<RxStreamBlock> spare = new java.util.ArrayDeque<>(4);
     private final StreamDelivery delivery;
 
@@ -66,26 +66,21 @@ final class RxStream {
     final int symbolBytes;
     final int windowBlocks;
     private final long limitBytes;
-    private final BlockPartition codeShape = new BlockPartition();
-    private final boolean decodes;
+    /** Whether parity can rebuild this stream's blocks here. */
+    final boolean decodes;
 
     private final RxStreamBlock[] ring;
     private final int ringMask;
     private long heldBytes;
     private boolean closed;
 
-    // The sender's transmit position (first transmissions and FLUSHes), for loss detection and NACKs.
-    private boolean positionKnown;
-    private long positionBlock;
-    private int positionSymbol;
-    /** The position is a FLUSH's: the sender wrote no more, so a partly sent block there is asked for now. */
-    private boolean positionFlushed;
+    private final StreamLoss loss = new StreamLoss(this);
+    private final StreamBlockDecoder blockDecoder;
 
     private RxStream(ProtocolContext ctx, RxWindow window, BlockDecoder decoder, int streamId, Fti fti,
                      int windowBlocks, long limitBytes) {
         this.ctx = ctx;
         this.budget = window.budget();
-        this.decoder = decoder;
         this.streamId = streamId;
         this.fecId = fti.fecId();
         this.fieldSize = fti.fieldSize();
@@ -103,6 +98,7 @@ final class RxStream {
         this.ring = new RxStreamBlock[capacity];
         this.ringMask = capacity - 1;
         this.delivery = new StreamDelivery(ctx, window.sender(), this);
+        this.blockDecoder = new StreamBlockDecoder(ctx, this, decoder);
     }
 
     /**
@@ -212,7 +208,7 @@ final class RxStream {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
             return false;
         }
-        boolean gap = !repair && advancePosition(block, symbol);
+        boolean gap = !repair && loss.advance(block, symbol);
         store(block, symbol, msg, source);
         delivery.deliverReady();
         return gap;
@@ -256,7 +252,7 @@ final class RxStream {
             block.state.addParity(symbol, copy);
         }
         if (decodes && block.state.decodable()) {
-            decode(block);
+            blockDecoder.decode(block);
         }
     }
 
@@ -275,7 +271,7 @@ final class RxStream {
     }
 
     /** Charges one symbol to the block, the stream's bound and the session's budget; false when refused. */
-    private boolean charge(RxStreamBlock block, long bytes) {
+    boolean charge(RxStreamBlock block, long bytes) {
         if (heldBytes + bytes > limitBytes || !budget.chargeStream(bytes)) {
             ctx.counters().increment(Counter.UNSUPPORTED_OBJECTS);
             return false;
@@ -283,85 +279,6 @@ final class RxStream {
         heldBytes += bytes;
         block.charged += bytes;
         return true;
-    }
-
-    /**
-     * Rebuilds the block's missing source symbols from parity. Every symbol of a block is at most as long as its
-     * parity (NRL sends parity as long as the block's longest segment, the rest being zero), so the block is decoded
-     * over the longest symbol received rather than E + 8 bytes: the room this takes follows what arrived. Rebuilt
-     * symbols are kept as long as their stream header says (checked again when delivered).
-     */
-    private void decode(RxStreamBlock block) {
-        int k = blockSize;
-        int parityCount = block.state.parityCount();
-        ByteBuf[] parity = block.state.parity();
-        int longest = 0;
-        for (int i = 0; i < parityCount; i++) {
-            longest = Math.max(longest, parity[i].readableBytes());
-        }
-        int length = fieldSize == 16 ? (longest + 1) & ~1 : longest;
-        int missing = k - block.state.sourceReceived();
-        if (length < StreamPayloadFlyweight.HEADER_LENGTH || missing <= 0 || missing > parityCount
-                || !codeShape.set((long) k * length, length, k, 0)) {
-            return;
-        }
-        ByteBuf room = ctx.output().allocateHeap(2 * missing * length);
-        room.writeZero(2 * missing * length);
-        try {
-            ByteBuf[] slots = sources.prepare(block, room, missing, length);
-            int[] esis = sources.esis;
-            for (int i = 0; i < missing; i++) {
-                ByteBuf p = parity[i];
-                room.setBytes(i * length, p, p.readerIndex(), Math.min(p.readableBytes(), length));
-                esis[i] = block.state.parityEsi()[i];
-            }
-            int maxParity = parityPerBlock;
-            for (int i = 0; i < parityCount; i++) {
-                maxParity = Math.max(maxParity, block.state.parityEsi()[i] - k + 1);
-            }
-            boolean ok = decoder.decode(fecId, fieldSize, codeShape, 0, maxParity, sources, slots, esis, missing);
-            if (ok && keepRebuilt(block, room, length)) {
-                block.state.markComplete();
-                ctx.counters().increment(Counter.FEC_DECODES);
-            }
-        } finally {
-            sources.block = null;
-            room.release();
-        }
-    }
-
-    /** Copies the rebuilt symbols out of the decoding room, each as long as its header says; false when refused. */
-    private boolean keepRebuilt(RxStreamBlock block, ByteBuf room, int length) {
-        for (int i = 0; i < blockSize; i++) {
-            if (block.state.has(i)) {
-                continue;
-            }
-            int at = sources.outputIndex(i);
-            payload.wrap(room, at, length);
-            int kept = Math.min(length, StreamPayloadFlyweight.HEADER_LENGTH + payload.dataLength());
-            if (!charge(block, kept)) {
-                dropRebuilt(block);
-                return false;
-            }
-            ByteBuf copy = ctx.output().allocateHeap(kept);
-            copy.writeBytes(room, at, kept);
-            block.put(i, copy);
-        }
-        return true;
-    }
-
-    /** Frees symbols kept from a decode that could not complete (they must not pass for received). */
-    private void dropRebuilt(RxStreamBlock block) {
-        for (int i = 0; i < blockSize; i++) {
-            if (block.segment(i) != null && !block.state.has(i)) {
-                ByteBuf symbol = block.take(i);
-                int kept = symbol.readableBytes();
-                heldBytes -= kept;
-                block.charged -= kept;
-                budget.unchargeStream(kept);
-                symbol.release();
-            }
-        }
     }
 
     // ---- the window -----------------------------------------------------------------------------------------------
@@ -397,39 +314,6 @@ final class RxStream {
 
     // ---- the sender's position, loss ----------------------------------------------------------------------------
 
-    /** A first transmission at (block, symbol): moves the position; true when symbols were skipped on the way. */
-    private boolean advancePosition(long block, int symbol) {
-        if (!positionKnown) {
-            setPosition(block, symbol);
-            return false;
-        }
-        long d = (block - positionBlock) & blockMask;
-        boolean forward;
-        boolean inOrder;
-        if (d == 0) {
-            forward = symbol > positionSymbol;
-            inOrder = symbol == positionSymbol + 1;
-        } else if (d <= (blockMask >>> 1)) {
-            forward = true;
-            inOrder = d == 1 && symbol == 0 && positionSymbol >= blockSize - 1;
-        } else {
-            forward = false;
-            inOrder = true;
-        }
-        if (forward) {
-            setPosition(block, symbol);
-            positionFlushed = false;
-            return !inOrder;
-        }
-        return false;
-    }
-
-    private void setPosition(long block, int symbol) {
-        positionKnown = true;
-        positionBlock = block;
-        positionSymbol = symbol;
-    }
-
     /**
      * A FLUSH naming this stream at (block, symbol), the last segment the sender wrote: the position moves there
      * (a FLUSH beyond the window first moves the read position). Returns whether anything up to it is missing.
@@ -441,7 +325,7 @@ final class RxStream {
         }
         long ahead = relative(block);
         if (ahead < 0) {
-            return hasMissing();
+            return loss.hasMissing();
         }
         if (ahead >= windowBlocks) {
             delivery.forceTo((block - windowBlocks + 1) & blockMask);
@@ -449,17 +333,7 @@ final class RxStream {
                 return false;
             }
         }
-        if (!positionKnown) {
-            setPosition(block, symbol);
-            positionFlushed = true;
-        } else {
-            long d = (block - positionBlock) & blockMask;
-            if ((d != 0 && d <= (blockMask >>> 1)) || (d == 0 && symbol >= positionSymbol)) {
-                setPosition(block, symbol);
-                positionFlushed = true;
-            }
-        }
-        return hasMissing();
+        return loss.flushAt(block, symbol);
     }
 
     /** A SQUELCH naming this stream: blocks before {@code block} can no longer be repaired. */
@@ -470,140 +344,21 @@ final class RxStream {
         }
     }
 
+    /** Bytes freed from a block (a rebuilt symbol given up). */
+    void uncharge(RxStreamBlock block, int bytes) {
+        heldBytes -= bytes;
+        block.charged -= bytes;
+        budget.unchargeStream(bytes);
+    }
+
     /** Whether anything from the read position up to the sender's position is missing here. */
     boolean hasMissing() {
-        if (closed || !delivery.isSynced() || !positionKnown) {
-            return false;
-        }
-        long last = relative(positionBlock);
-        if (last < 0) {
-            return false;
-        }
-        for (long r = 0; r <= last && r < windowBlocks; r++) {
-            long id = (delivery.readBlock() + r) & blockMask;
-            int from = r == 0 ? delivery.readSegment() : 0;
-            int limit = r == last ? Math.min(positionSymbol + 1, blockSize) : blockSize;
-            if (from >= limit) {
-                continue;
-            }
-            RxStreamBlock block = held(id);
-            if (block == null || (!block.state.isComplete() && block.state.nextMissing(from, limit) >= 0)) {
-                return true;
-            }
-        }
-        return false;
+        return loss.hasMissing();
     }
 
     /** Appends this cycle's repair requests for the stream to the NACK being built; false once the NACK is full. */
     boolean appendRequests(NackBuilder nacks) {
-        if (closed || !delivery.isSynced() || !positionKnown) {
-            return true;
-        }
-        long last = relative(positionBlock);
-        long runStart = -1;
-        for (long r = 0; r <= last && r < windowBlocks; r++) {
-            long id = (delivery.readBlock() + r) & blockMask;
-            int from = r == 0 ? delivery.readSegment() : 0;
-            int limit = r == last ? Math.min(positionSymbol + 1, blockSize) : blockSize;
-            RxStreamBlock block = held(id);
-            boolean wholeMissing = block == null && from == 0 && limit == blockSize;
-            if (wholeMissing) {
-                if (runStart < 0) {
-                    runStart = id;
-                }
-                continue;
-            }
-            if (runStart >= 0) {
-                if (!nacks.appendStreamBlocks(streamId, runStart, (id - 1) & blockMask, blockMask, blockSize)) {
-                    return false;
-                }
-                runStart = -1;
-            }
-            if (from >= limit || (block != null && block.state.isComplete())) {
-                continue;
-            }
-            if (!appendBlockRequests(nacks, id, block, from, limit, r == last && positionFlushed)) {
-                return false;
-            }
-        }
-        if (runStart >= 0) {
-            long lastHeld = (delivery.readBlock() + Math.min(last, windowBlocks - 1L)) & blockMask;
-            return nacks.appendStreamBlocks(streamId, runStart, lastHeld, blockMask, blockSize);
-        }
-        return true;
-    }
-
-    /**
-     * Requests for one partly received block. When it was sent whole and parity can cover what is missing: as many
-     * parity symbols as erasures, named by parity ESIs not received yet (an NRL sender reads them as a count of
-     * fresh parity, and once its fresh parity ran out sends the ESIs named, so they must be ones we lack); when
-     * parity cannot cover it all, the parity not received plus the last missing source symbols. Otherwise (no
-     * parity, or a block the sender flushed part of and then paused in) the missing source symbols. The block a late
-     * joiner started in is always asked for by source symbol (its erasure count includes what was sent before the
-     * join).
-     */
-    private boolean appendBlockRequests(NackBuilder nacks, long id, RxStreamBlock block, int from, int limit,
-                                        boolean flushedHere) {
-        boolean sentWhole = limit == blockSize;
-        if (decodes && from == 0) {
-            if (!sentWhole && !flushedHere) {
-                return true;        // parity may follow the block: ask once the sender moved past it
-            }
-            if (sentWhole) {
-                int erasures = block == null ? blockSize : block.state.erasures();
-                if (erasures <= 0) {
-                    return true;    // enough symbols are here: the block decodes as soon as it can
-                }
-                int width = block == null ? RxBlock.trackedWidth(blockSize, symbolLimit) : block.state.width();
-                int parityEnd = (int) Math.min(Math.min((long) blockSize + parityPerBlock, symbolLimit), width);
-                int parityHere = block == null ? 0
-                        : block.state.receivedBelow(parityEnd) - block.state.receivedBelow(blockSize);
-                int unreceivedParity = parityEnd - blockSize - parityHere;
-                if (unreceivedParity >= erasures) {
-                    return appendMissing(nacks, id, block, blockSize, parityEnd, erasures);
-                }
-                if (!appendMissing(nacks, id, block, blockSize, parityEnd, unreceivedParity)) {
-                    return false;
-                }
-                // the rest explicitly: the last missing source symbols
-                int explicit = erasures - unreceivedParity;
-                int sourceMissing = blockSize - (block == null ? 0 : block.state.sourceReceived());
-                int s = -1;
-                for (int i = 0; i <= Math.max(0, sourceMissing - explicit); i++) {
-                    s = nextMissing(block, s + 1, blockSize);
-                    if (s < 0) {
-                        return true;
-                    }
-                }
-                return appendMissing(nacks, id, block, s, blockSize, explicit);
-            }
-        }
-        return appendMissing(nacks, id, block, from, limit, Integer.MAX_VALUE);
-    }
-
-    private static int nextMissing(RxStreamBlock block, int from, int to) {
-        if (block == null) {
-            return from < to ? from : -1;
-        }
-        return block.state.nextMissing(from, to);
-    }
-
-    /** Up to {@code max} symbols of [from, to) not received, in runs; false once the NACK cycle is full. */
-    private boolean appendMissing(NackBuilder nacks, long id, RxStreamBlock block, int from, int to, int max) {
-        int left = max;
-        int s = nextMissing(block, from, to);
-        while (s >= 0 && left > 0) {
-            int end = s;
-            while (end + 1 < to && end - s + 1 < left && (block == null || !block.state.has(end + 1))) {
-                end++;
-            }
-            if (!nacks.appendStreamSymbols(streamId, id, s, end, blockSize)) {
-                return false;
-            }
-            left -= end - s + 1;
-            s = end + 1 < to ? nextMissing(block, end + 1, to) : -1;
-        }
-        return true;
+        return loss.appendRequests(nacks);
     }
 
     // ---- closing --------------------------------------------------------------------------------------------------
@@ -623,71 +378,4 @@ final class RxStream {
         spare.clear();
     }
 
-    /**
-     * The source symbols of the block being decoded: the received ones in their own buffers (as long as they
-     * arrived), the missing ones rebuilt into the second half of the decoding room; the first half holds the parity
-     * used, one slot per missing symbol.
-     */
-    private static final class StreamDecodeSources implements BlockDecoder.SourceSymbols {
-        RxStreamBlock block;
-        private ByteBuf room;
-        private int length;
-        private int missing;
-        private int[] outputSlot = new int[0];
-        private ByteBuf[] slots = new ByteBuf[0];
-        int[] esis = new int[0];
-
-        /** Readies the room for a block with {@code missing} source symbols lost; returns the parity slots. */
-        ByteBuf[] prepare(RxStreamBlock block, ByteBuf room, int missing, int length) {
-            this.block = block;
-            this.room = room;
-            this.length = length;
-            this.missing = missing;
-            int k = block.state.k();
-            if (outputSlot.length < k) {
-                outputSlot = new int[k];
-            }
-            if (slots.length < missing) {
-                slots = new ByteBuf[missing];
-                esis = new int[missing];
-            }
-            int next = 0;
-            for (int i = 0; i < k; i++) {
-                outputSlot[i] = block.state.has(i) ? -1 : next++;
-            }
-            for (int i = 0; i < missing; i++) {
-                slots[i] = room.slice(i * length, length);
-            }
-            return slots;
-        }
-
-        /** Where in the room the rebuilt symbol {@code symbol} lies. */
-        int outputIndex(int symbol) {
-            return (missing + outputSlot[symbol]) * length;
-        }
-
-        @Override
-        public boolean has(int symbol) {
-            return block.state.has(symbol);
-        }
-
-        @Override
-        public byte[] array(int symbol) {
-            return has(symbol) ? block.segment(symbol).array() : room.array();
-        }
-
-        @Override
-        public int arrayOffset(int symbol) {
-            if (has(symbol)) {
-                ByteBuf s = block.segment(symbol);
-                return s.arrayOffset() + s.readerIndex();
-            }
-            return room.arrayOffset() + outputIndex(symbol);
-        }
-
-        @Override
-        public int length(int symbol, int partitionLength) {
-            return has(symbol) ? Math.min(block.segment(symbol).readableBytes(), partitionLength) : partitionLength;
-        }
-    }
 }
