@@ -76,27 +76,24 @@ public final class NormStream extends OutputStream {
     }
 
     /**
-     * Hands over {@code data} (ownership passes), waiting at most {@code timeout} for room; returns the bytes taken
-     * (fewer than offered when the timeout expired first).
+     * Writes the readable bytes of {@code data}, waiting at most {@code timeout} for room; returns how many were
+     * taken (fewer when the timeout expired first). {@code data} stays the caller's: its reader index moves past
+     * what was taken.
      */
     public int write(ByteBuf data, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         int taken = 0;
-        try {
-            while (data.isReadable()) {
-                int n = Math.min(data.readableBytes(), writer.maxChunk());
-                ByteBuf chunk = data.readRetainedSlice(n);
-                long left = Math.max(0, deadline - System.nanoTime());
-                if (!writer.write(chunk, left, TimeUnit.NANOSECONDS)) {
-                    data.readerIndex(data.readerIndex() - n);
-                    return taken;
-                }
-                taken += n;
+        while (data.isReadable()) {
+            int n = Math.min(data.readableBytes(), writer.maxChunk());
+            ByteBuf chunk = data.retainedSlice(data.readerIndex(), n);
+            long left = Math.max(0, deadline - System.nanoTime());
+            if (!writer.write(chunk, left, TimeUnit.NANOSECONDS)) {
+                return taken;
             }
-            return taken;
-        } finally {
-            data.release();
+            data.skipBytes(n);
+            taken += n;
         }
+        return taken;
     }
 
     /** The next byte written starts a new message: receivers see where it starts (NormStreamMarkEom). */
