@@ -13,6 +13,7 @@ import io.netty.buffer.Unpooled;
 import org.fjm2.norm.api.FlushMode;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.transport.LossInjector;
 import org.fjm2.norm.transport.LossyTransport;
 import org.junit.jupiter.api.Test;
@@ -142,6 +143,53 @@ class StreamSendTest {
             NormStream stream = tx.openStream(64 * 1024);
             int taken = stream.write(Unpooled.wrappedBuffer(new byte[1 << 20]), Duration.ofMillis(500));
             assertThat(taken).as("bytes taken before the buffer filled").isPositive().isLessThan(1 << 20);
+        }
+    }
+
+    @Test
+    void forgedNacksForTheStreamCostLittleAndTheStreamGoesOn() throws Exception {
+        NormConfig group = TestGroups.fresh();
+        StreamCollector rx = new StreamCollector();
+        try (NormSession receiver = NormSession.open(node(group, 71, 0).build(), rx, 5);
+             NormSession tx = NormSession.open(node(group, 70, 2).build(), null, 6);
+             ForgedPackets attacker = new ForgedPackets(group)) {
+            NormStream stream = tx.openStream(256 * 1024);
+            byte[] first = new byte[50_000];
+            new SplittableRandom(7).nextBytes(first);
+            stream.write(first);
+            stream.flush();
+            assertThat(rx.awaitBytes(first.length, 10, TimeUnit.SECONDS)).isTrue();
+            int id = stream.streamId();
+            long squelches = tx.counters().get(Counter.SQUELCHES_SENT);
+            long repairs = tx.counters().get(Counter.REPAIRS_SENT);
+            // every block number there is, every symbol id, parity counts for blocks never written, other ids
+            attacker.send(ForgedPackets.nack(0x66, 70, tx.instanceId(), 5, 8, w -> {
+                w.open(NormWire.FORM_RANGES, NormWire.REPAIR_BLOCK);
+                w.range(id, 0, 0, id, 0xFFFFFF, 0, 16);
+                w.open(NormWire.FORM_RANGES, NormWire.REPAIR_SEGMENT);
+                w.range(id, 1, 0, id, 1, 255, 16);
+                w.open(NormWire.FORM_ITEMS, NormWire.REPAIR_SEGMENT);
+                w.item(id, 5000, 16, 16);
+                w.item(id, 5000, 17, 16);
+                w.open(NormWire.FORM_RANGES, NormWire.REPAIR_OBJECT);
+                w.range(id - 3, 0, 0, id + 3, 0, 0, 16);
+            }));
+            assertThat(org.fjm2.testkit.Await.until(() -> tx.counters().get(Counter.SQUELCHES_SENT) > squelches,
+                    Duration.ofSeconds(10))).as("a SQUELCH for blocks never held: %s", tx.counters()).isTrue();
+            assertThat(tx.counters().get(Counter.REPAIRS_SENT) - repairs).as("repairs: the blocks held, once")
+                    .isLessThanOrEqualTo(3L * 16 + 2 * 2);
+            byte[] second = new byte[30_000];
+            new SplittableRandom(8).nextBytes(second);
+            stream.write(second);
+            stream.close();
+            assertThat(rx.awaitClosed(10, TimeUnit.SECONDS)).as("%s", rx).isTrue();
+            assertThat(rx.closeReason()).isNull();
+            assertThat(rx.gaps()).isEmpty();
+            byte[] all = new byte[first.length + second.length];
+            System.arraycopy(first, 0, all, 0, first.length);
+            System.arraycopy(second, 0, all, first.length, second.length);
+            assertThat(rx.bytes()).isEqualTo(all);
+            assertThat(tx.counters().get(Counter.INTERNAL_ERRORS)).isZero();
         }
     }
 

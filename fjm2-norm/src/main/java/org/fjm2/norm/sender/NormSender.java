@@ -79,8 +79,8 @@ public final class NormSender {
         RepairScheduler repairs = new RepairScheduler(ctx, window, grtt);
         CacheEviction eviction = new CacheEviction(ctx, window, queues, admission, acks, grtt);
         ProbeSchedule probes = new ProbeSchedule(ctx, state::isIdle);
-        this.streams = new StreamSender(ctx, instanceId, grtt, rate, probes, parityEncoder);
-        repairs.ignore(streams::isStreamId);
+        this.streams = new StreamSender(ctx, instanceId, grtt, rate, probes, parityEncoder, () -> window.count() == 0);
+        repairs.ignore(id -> streams.handles(id, window.count() == 0));
         this.rounds = new WatermarkRounds(ctx, state, acks, window, queues, admission, grtt, rate, packets, eviction,
                 this::hasWork);
         this.loop = new TransmitLoop(ctx, state, queues, window, packets, rate, probes, eviction, acks, rounds);

@@ -12,8 +12,9 @@ import org.fjm2.norm.protocol.Timer;
  * requests of NACKs naming the stream are marked on its blocks for (B+1)*GRTT of aggregation, then become pending,
  * and new cycles are held off for one GRTT. SEGMENT requests name source segments, or parity ESIs that count
  * erasures (answered with fresh parity, NRL-style); BLOCK requests ask for a whole block. A request for a block the
- * buffer no longer holds makes a SQUELCH due, naming the oldest block held. Work per NACK is capped. Owned by the
- * session's event loop.
+ * buffer no longer holds, or for an object while the sender holds none, makes a SQUELCH due, naming the stream and
+ * its oldest block held (an object squelch would name the next object id, after the stream, and close the stream at
+ * its receivers). Work per NACK is capped. Owned by the session's event loop.
  */
 final class StreamRepairs {
 
@@ -22,15 +23,23 @@ final class StreamRepairs {
     private final RepairRequestReader reader = new RepairRequestReader();
     private final Timer timer;
     private final Runnable onActivated;
+    private final java.util.function.BooleanSupplier noObjects;
     private TxStreamRing ring;
     private int streamId = -1;
     private boolean holdoff;
     private boolean squelchDue;
 
-    StreamRepairs(ProtocolContext ctx, GrttEstimator grtt, Runnable onActivated) {
+    /**
+     * @param noObjects whether the sender holds no object: requests for other object ids are then for objects gone,
+     *                  answered with the stream's SQUELCH (the stream is the oldest thing held, as an NRL sender
+     *                  squelches)
+     */
+    StreamRepairs(ProtocolContext ctx, GrttEstimator grtt, Runnable onActivated,
+                  java.util.function.BooleanSupplier noObjects) {
         this.ctx = ctx;
         this.grtt = grtt;
         this.onActivated = onActivated;
+        this.noObjects = noObjects;
         this.timer = new Timer("sender-stream-repair", this::onTimer);
     }
 
@@ -72,6 +81,7 @@ final class StreamRepairs {
             int erasures = 0;
             while (reader.nextEntry() && work-- > 0) {
                 if (reader.objectId() != streamId) {
+                    squelchDue |= noObjects.getAsBoolean();
                     continue;
                 }
                 long block = reader.blockNumber();

@@ -49,8 +49,9 @@ final class StreamSender {
     private boolean sentAny;
     private long lastSendNanos;
 
+    /** {@code noObjects}: whether the sender holds no object (see {@link StreamRepairs}). */
     StreamSender(ProtocolContext ctx, int instanceId, GrttEstimator grtt, RateController rate, ProbeSchedule probes,
-                 ParityEncoder encoder) {
+                 ParityEncoder encoder, java.util.function.BooleanSupplier noObjects) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.grtt = grtt;
@@ -58,7 +59,7 @@ final class StreamSender {
         this.probes = probes;
         this.encoder = encoder;
         this.packets = new StreamPackets(ctx, instanceId, grtt);
-        this.repairs = new StreamRepairs(ctx, grtt, ctx::wakeTransmitter);
+        this.repairs = new StreamRepairs(ctx, grtt, ctx::wakeTransmitter, noObjects);
         this.flushTimer = new Timer("sender-stream-flush", this::onFlushTimer);
         this.packTimer = new Timer("sender-stream-pack", ctx::wakeTransmitter);
     }
@@ -111,9 +112,12 @@ final class StreamSender {
         return sentAny;
     }
 
-    /** Whether NACK requests for this object id are the stream's (the object repair path leaves them alone). */
-    boolean isStreamId(int objectId) {
-        return ring != null && objectId == streamId;
+    /**
+     * Whether the object repair path must leave requests for this object id alone: the stream's, and while the
+     * stream is held and no object is, any (they are for objects gone: the stream squelches them, naming itself).
+     */
+    boolean handles(int objectId, boolean noObjects) {
+        return ring != null && (objectId == streamId || noObjects);
     }
 
     /** A NACK of this sender instance. */
