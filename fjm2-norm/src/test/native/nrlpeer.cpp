@@ -8,6 +8,13 @@
 // With --count/--min/--max, object i has size min + splitmix64(seed ^ 0x5EED5EED5EED5EED ^ (i * 0x9E3779B97F4A7C15))
 // mod (max - min + 1). NrlPeer.java implements the same functions; keep them in step.
 //
+// Streams (--stream): the stream is a run of messages; message k has size msg-min + splitmix64(seed ^
+// 0x3E55A6E53E55A6E5 ^ (k * 0x9E3779B97F4A7C15)) mod (msg-max - msg-min + 1), the last one cut at the stream's
+// length. A message starts with a 12-byte header, its stream offset (8 bytes) and its size (4 bytes), big-endian;
+// every other byte at stream offset x is byte (x mod 8) (little-endian) of splitmix64 from state
+// seed ^ 0x57AE57AE57AE57AE ^ ((x / 8) * 0xD1B54A32D192ED03). The sender marks each message's start
+// (NormStreamMarkEom); a receiver that joins late or loses data seeks a message start and goes on from its header.
+//
 // normApi.h does not compile as C (it uses C++ references and default arguments), hence C++.
 
 #include <normApi.h>
@@ -40,8 +47,13 @@ const char* const USAGE =
     "         --cache-bytes BYTES (268435456 tx cache)  --cache-count N (2048 objects)\n"
     "recv:    --rx-loss PCT (0)  --count N (objects to wait for; 0 = until timeout)  --out DIR  --verify-seed S\n"
     "         --sync-all (also ask for objects sent before we joined)\n"
+    "stream:  --stream BYTES (send: a stream of BYTES instead of objects; recv: read a stream, BYTES 0 = until it\n"
+    "         ends)  --stream-buffer BYTES (1048576)  --msg-min N (1000)  --msg-max N (20000)\n"
+    "         --flush none|passive|active (none: auto-flush mode)  --write-chunk N (65536)  --progress N (262144)\n"
+
     "events:  READY, WARN, SENT, TX_QUEUE_EMPTY, FLUSH_DONE, WATERMARK, WATERMARK_DONE, SENDER_NEW, SENDER_INACTIVE,\n"
-    "         RX_OBJECT, ABORTED, TIMEOUT, ERROR, DONE\n";
+    "         RX_OBJECT, ABORTED, TIMEOUT, ERROR, DONE; streams: PROGRESS, STREAM_CLOSED, STREAM_NEW, STREAM_BREAK,\n"
+    "         STREAM_END, STREAM_ABORTED\n";
 
 // Socket buffers asked of libnorm (the kernel caps them at net.core.[rw]mem_max).
 const unsigned int SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -82,6 +94,15 @@ struct Options {
     bool verify = false;
     uint64_t verifySeed = 0;
     bool syncAll = false;
+    // streams
+    bool stream = false;
+    unsigned long streamBytes = 0;
+    unsigned long streamBuffer = 1024UL * 1024;
+    unsigned long msgMin = 1000;
+    unsigned long msgMax = 20000;
+    NormFlushMode flush = NORM_FLUSH_NONE;
+    unsigned long writeChunk = 65536;
+    unsigned long progress = 262144;
 };
 
 // Event values never contain spaces or '=': anything outside [A-Za-z0-9._-] is written as %XX.
@@ -229,6 +250,19 @@ Options parse(int argc, char** argv) {
         else if (name == "--rx-loss") o.rxLoss = parseReal(n, v);
         else if (name == "--out") o.outDir = v;
         else if (name == "--verify-seed") { o.verify = true; o.verifySeed = parseNumber(n, v); }
+        else if (name == "--stream") { o.stream = true; o.streamBytes = parseNumber(n, v); }
+        else if (name == "--stream-buffer") o.streamBuffer = parseNumber(n, v);
+        else if (name == "--msg-min") o.msgMin = parseNumber(n, v);
+        else if (name == "--msg-max") o.msgMax = parseNumber(n, v);
+        else if (name == "--write-chunk") o.writeChunk = parseNumber(n, v);
+        else if (name == "--progress") o.progress = parseNumber(n, v);
+        else if (name == "--flush") {
+            std::string mode = v;
+            if (mode == "none") o.flush = NORM_FLUSH_NONE;
+            else if (mode == "passive") o.flush = NORM_FLUSH_PASSIVE;
+            else if (mode == "active") o.flush = NORM_FLUSH_ACTIVE;
+            else fail("--flush must be none, passive or active", 2);
+        }
         else if (name == "--sizes") {
             std::string list = v;
             size_t start = 0;
@@ -241,8 +275,10 @@ Options parse(int argc, char** argv) {
         } else fail("unknown option " + name + " (see --help)", 2);
     }
     if (o.linger < 0) o.linger = o.send ? 2.0 : 0.0;
+    if (o.stream && (o.msgMin < 12 || o.msgMax < o.msgMin)) fail("need 12 <= --msg-min <= --msg-max", 2);
+    if (o.stream && o.writeChunk < 1) fail("--write-chunk must be positive", 2);
     if (o.send) {
-        if (o.sizes.empty() && o.count < 0) fail("send needs --sizes or --count", 2);
+        if (!o.stream && o.sizes.empty() && o.count < 0) fail("send needs --sizes or --count", 2);
         if (o.sizes.empty() && (o.minSize < 1 || o.maxSize < o.minSize)) fail("need 1 <= --min <= --max", 2);
         if (o.segment < 1 || o.segment > 65000) fail("--segment must be 1..65000", 2);
         if (o.block < 1 || o.parity < 0 || o.block + o.parity > 65535) fail("bad --block/--parity", 2);
@@ -508,10 +544,294 @@ int runReceiver(const Options& o) {
     return timedOut ? 3 : 0;
 }
 
+// ---- streams ------------------------------------------------------------------------------------------------------
+
+uint8_t streamByteAt(uint64_t seed, uint64_t offset) {
+    uint64_t state = seed ^ 0x57AE57AE57AE57AEULL ^ ((offset >> 3) * 0xD1B54A32D192ED03ULL);
+    return (uint8_t)(splitmix64(state) >> (8 * (offset & 7)));
+}
+
+// The messages of a stream, in order: index, start offset and size of the current one.
+struct StreamLayout {
+    uint64_t seed;
+    unsigned long min;
+    unsigned long max;
+    uint64_t total;
+    unsigned long index = 0;
+    uint64_t start = 0;
+    unsigned long size = 0;
+
+    StreamLayout(const Options& o, uint64_t s, uint64_t t) : seed(s), min(o.msgMin), max(o.msgMax), total(t) {
+        size = sizeOf(0);
+    }
+
+    unsigned long sizeOf(unsigned long k) const {
+        uint64_t state = seed ^ 0x3E55A6E53E55A6E5ULL ^ (k * 0x9E3779B97F4A7C15ULL);
+        uint64_t v = min + splitmix64(state) % (uint64_t)(max - min + 1);
+        if (total > 0 && start + v > total) v = total - start;
+        return (unsigned long)v;
+    }
+
+    void next() {
+        start += size;
+        index++;
+        size = sizeOf(index);
+    }
+
+    void fill(char* out) const {
+        for (unsigned long i = 0; i < size; i++) {
+            uint64_t x = start + i;
+            if (i < 8) out[i] = (char)(start >> (56 - 8 * i));
+            else if (i < 12) out[i] = (char)(size >> (24 - 8 * (i - 8)));
+            else out[i] = (char)streamByteAt(seed, x);
+        }
+    }
+};
+
+int runStreamSender(const Options& o) {
+    NormInstanceHandle instance = NormCreateInstance();
+    NormSessionHandle session = openSession(instance, o);
+    NormSetTxRate(session, o.rate);
+    NormSetGrttMax(session, o.grttMax);
+    NormSetGrttEstimate(session, o.grtt);
+    NormSetTxLoss(session, o.txLoss);
+    for (unsigned long node : o.ackNodes) NormAddAckingNode(session, (NormNodeId)node);
+    if (!NormStartSender(session, (NormSessionId)o.instance, (UINT32)o.buffer, (UINT16)o.segment, (UINT16)o.block,
+                         (UINT16)o.parity, (UINT8)o.fecId)) {
+        fail("NormStartSender failed (segment/block/parity/fec-id rejected?)", 1);
+    }
+    NormSetAutoParity(session, (unsigned char)o.autoParity);
+    if (!NormSetTxSocketBuffer(session, SOCKET_BUFFER_BYTES)) event("WARN reason=NormSetTxSocketBuffer%%20failed");
+    NormObjectHandle stream = NormStreamOpen(session, (UINT32)o.streamBuffer);
+    if (stream == NORM_OBJECT_INVALID) fail("NormStreamOpen failed", 1);
+    if (o.flush != NORM_FLUSH_NONE) NormStreamSetAutoFlush(stream, o.flush);
+    event("READY role=send node=%lu stream=%lu", o.id, o.streamBytes);
+
+    StreamLayout layout(o, o.seed, o.streamBytes);
+    std::vector<char> message(o.msgMax);
+    layout.fill(message.data());
+    unsigned long inMessage = 0;
+    uint64_t written = 0;
+    uint64_t nextProgress = o.progress;
+    bool closed = false;
+    bool finished = false;
+    double deadline = now() + o.timeout;
+    double lingerUntil = -1;
+    bool timedOut = false;
+    while (true) {
+        while (!closed && written < o.streamBytes) {
+            if (inMessage == layout.size) {
+                NormStreamMarkEom(stream);      // the next write starts a message
+                layout.next();
+                layout.fill(message.data());
+                inMessage = 0;
+            }
+            unsigned long chunk = layout.size - inMessage;
+            if (chunk > o.writeChunk) chunk = o.writeChunk;
+            unsigned int n = NormStreamWrite(stream, message.data() + inMessage, (unsigned int)chunk);
+            inMessage += n;
+            written += n;
+            while (o.progress > 0 && written >= nextProgress) {
+                event("PROGRESS written=%llu", (unsigned long long)written);
+                nextProgress += o.progress;
+            }
+            if (n < chunk) break;  // the stream buffer is full: TX_QUEUE_VACANCY says when to go on
+        }
+        if (!closed && written >= o.streamBytes) {
+            NormStreamFlush(stream, true, NORM_FLUSH_ACTIVE);
+            NormStreamClose(stream, true);  // graceful: the end-of-stream mark follows the data
+            closed = true;
+            event("STREAM_CLOSED written=%llu messages=%lu", (unsigned long long)written, layout.index + 1);
+        }
+        double t = now();
+        if (finished && lingerUntil < 0) lingerUntil = t + o.linger;
+        if (lingerUntil >= 0 && t >= lingerUntil) break;
+        if (t >= deadline) { timedOut = true; break; }
+        double wait = (lingerUntil >= 0 ? lingerUntil : deadline) - t;
+        NormEvent e;
+        if (!nextEvent(instance, e, wait > 0.05 ? 0.05 : wait)) continue;
+        switch (e.type) {
+            case NORM_TX_FLUSH_COMPLETED:
+                if (closed && !finished) {
+                    event("FLUSH_DONE");
+                    finished = true;
+                }
+                break;
+            case NORM_TX_WATERMARK_COMPLETED:
+                event("WATERMARK_DONE result=%s",
+                      NormGetAckingStatus(session, NORM_NODE_ANY) == NORM_ACK_SUCCESS ? "ok" : "failed");
+                break;
+            default:
+                break;
+        }
+    }
+    if (timedOut) event("TIMEOUT written=%llu of=%lu", (unsigned long long)written, o.streamBytes);
+    event("DONE role=send written=%llu", (unsigned long long)written);
+    NormStopSender(session);
+    NormDestroySession(session);
+    NormDestroyInstance(instance);
+    return timedOut ? 3 : 0;
+}
+
+// Checks a received stream message by message: each header's offset must continue the bytes before it (unless the
+// stream broke or was just joined), every other byte must be the content at its offset.
+struct StreamChecker {
+    uint64_t seed;
+    bool synced = false;  // a header's offset is known
+    bool continuous = false;  // no break since the last header: the next header must continue it
+    unsigned char header[12];
+    unsigned int headerFill = 0;
+    uint64_t offset = 0;  // stream offset of the next byte
+    uint64_t remaining = 0;  // bytes left in the current message
+    uint64_t received = 0;
+    uint64_t first = 0;
+    bool haveFirst = false;
+    uint64_t bad = 0;
+    uint64_t messages = 0;
+    uint32_t crc = 0xFFFFFFFFU;
+
+    void resync() {
+        synced = false;
+        continuous = false;
+        headerFill = 0;
+        remaining = 0;
+    }
+
+    void consume(const char* data, unsigned int n) {
+        static uint32_t table[256];
+        static bool ready = false;
+        if (!ready) {
+            for (uint32_t v = 0; v < 256; v++) {
+                uint32_t c = v;
+                for (int k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320U ^ (c >> 1) : c >> 1;
+                table[v] = c;
+            }
+            ready = true;
+        }
+        received += n;
+        for (unsigned int i = 0; i < n; i++) {
+            unsigned char b = (unsigned char)data[i];
+            crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8);
+            if (remaining == 0) {
+                header[headerFill++] = b;
+                if (headerFill < 12) continue;
+                uint64_t start = 0;
+                for (int k = 0; k < 8; k++) start = (start << 8) | header[k];
+                uint64_t size = ((uint64_t)header[8] << 24) | (header[9] << 16) | (header[10] << 8) | header[11];
+                if (continuous && start != offset) bad++;
+                if (size < 12) bad++;
+                if (!haveFirst) {
+                    first = start;
+                    haveFirst = true;
+                }
+                offset = start + 12;
+                remaining = size > 12 ? size - 12 : 0;
+                headerFill = 0;
+                synced = true;
+                continuous = true;
+                messages++;
+                continue;
+            }
+            if (b != streamByteAt(seed, offset)) bad++;
+            offset++;
+            remaining--;
+        }
+    }
+};
+
+int runStreamReceiver(const Options& o) {
+    NormInstanceHandle instance = NormCreateInstance();
+    NormSessionHandle session = openSession(instance, o);
+    NormSetRxLoss(session, o.rxLoss);
+    NormSetDefaultSyncPolicy(session, o.syncAll ? NORM_SYNC_ALL : NORM_SYNC_CURRENT);
+    if (!NormStartReceiver(session, (UINT32)o.buffer)) fail("NormStartReceiver failed", 1);
+    if (!NormSetRxSocketBuffer(session, SOCKET_BUFFER_BYTES)) event("WARN reason=NormSetRxSocketBuffer%%20failed");
+    event("READY role=recv node=%lu stream=%lu", o.id, o.streamBytes);
+
+    StreamChecker check;
+    check.seed = o.verifySeed;
+    std::vector<char> buffer(65536);
+    NormObjectHandle stream = NORM_OBJECT_INVALID;
+    bool ended = false;
+    bool seeking = true;  // find a message start first (joined late, or after a break)
+    unsigned long breaks = 0;
+    uint64_t nextProgress = o.progress;
+    double deadline = now() + o.timeout;
+    double lingerUntil = -1;
+    bool timedOut = false;
+    while (true) {
+        double t = now();
+        bool done = ended || (o.streamBytes > 0 && check.received >= o.streamBytes);
+        if (done && lingerUntil < 0) lingerUntil = t + o.linger;
+        if (lingerUntil >= 0 && t >= lingerUntil) break;
+        if (t >= deadline) { timedOut = true; break; }
+        double wait = (lingerUntil >= 0 ? lingerUntil : deadline) - t;
+        NormEvent e;
+        if (!nextEvent(instance, e, wait > 0.2 ? 0.2 : wait)) continue;
+        switch (e.type) {
+            case NORM_REMOTE_SENDER_NEW:
+                event("SENDER_NEW node=%lu", (unsigned long)NormNodeGetId(e.sender));
+                break;
+            case NORM_RX_OBJECT_NEW:
+                if (NormObjectGetType(e.object) == NORM_OBJECT_STREAM && stream == NORM_OBJECT_INVALID) {
+                    stream = e.object;
+                    event("STREAM_NEW sender=%lu", (unsigned long)NormNodeGetId(NormObjectGetSender(e.object)));
+                }
+                break;
+            case NORM_RX_OBJECT_UPDATED:
+                if (e.object != stream || ended) break;
+                while (true) {
+                    if (seeking) {
+                        if (!NormStreamSeekMsgStart(stream)) break;
+                        seeking = false;
+                        check.resync();
+                    }
+                    unsigned int n = (unsigned int)buffer.size();
+                    if (!NormStreamRead(stream, buffer.data(), &n)) {
+                        breaks++;
+                        event("STREAM_BREAK received=%llu offset=%llu", (unsigned long long)check.received,
+                              (unsigned long long)check.offset);
+                        seeking = true;
+                        continue;
+                    }
+                    if (n == 0) break;
+                    check.consume(buffer.data(), n);
+                    while (o.progress > 0 && check.received >= nextProgress) {
+                        event("PROGRESS received=%llu", (unsigned long long)check.received);
+                        nextProgress += o.progress;
+                    }
+                }
+                break;
+            case NORM_RX_OBJECT_COMPLETED:
+                if (e.object == stream) ended = true;
+                break;
+            case NORM_RX_OBJECT_ABORTED:
+                if (e.object == stream) {
+                    event("STREAM_ABORTED received=%llu", (unsigned long long)check.received);
+                    ended = true;
+                }
+                break;
+            default:
+                break;
+        }
+    }
+    event("STREAM_END received=%llu first=%llu end=%llu messages=%llu breaks=%lu bad=%llu crc32=%08x verify=%s",
+          (unsigned long long)check.received, (unsigned long long)check.first, (unsigned long long)check.offset,
+          (unsigned long long)check.messages, breaks, (unsigned long long)check.bad, check.crc ^ 0xFFFFFFFFU,
+          check.bad == 0 && check.received > 0 ? "ok" : "bad");
+    if (timedOut) event("TIMEOUT received=%llu ended=%d", (unsigned long long)check.received, ended ? 1 : 0);
+    event("DONE role=recv received=%llu", (unsigned long long)check.received);
+    NormStopReceiver(session);
+    NormDestroySession(session);
+    NormDestroyInstance(instance);
+    return timedOut ? 3 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     Options o = parse(argc, argv);
     NormSetDebugLevel((unsigned int)o.debug);
+    if (o.stream) return o.send ? runStreamSender(o) : runStreamReceiver(o);
     return o.send ? runSender(o) : runReceiver(o);
 }

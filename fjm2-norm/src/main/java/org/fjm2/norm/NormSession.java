@@ -73,6 +73,28 @@ public final class NormSession implements AutoCloseable {
         engine.sender().requestAcknowledgement(nodeIds);
     }
 
+    /**
+     * Opens a stream (NORM_OBJECT_STREAM) with a buffer of about {@code bufferBytes} (whole FEC blocks, at least two):
+     * what the sender can still repair, and what receivers are told to keep. A session sends objects or one stream
+     * at a time: nothing may be queued or cached when it opens, and {@link #enqueue} refuses objects until the stream
+     * was closed and its end went out.
+     *
+     * @throws IllegalStateException when objects are still queued or cached, or a stream is open
+     */
+    public NormStream openStream(long bufferBytes) {
+        if (bufferBytes <= 0) {
+            throw new IllegalArgumentException("stream buffer must be positive: " + bufferBytes);
+        }
+        try {
+            return new NormStream(engine.call(() -> engine.sender().openStream(bufferBytes)));
+        } catch (IllegalStateException e) {
+            if (e.getCause() instanceof RuntimeException refused) {
+                throw refused;      // why the event loop refused, as it said it
+            }
+            throw e;
+        }
+    }
+
     /** Objects enqueued whose transmission has not started yet. */
     public int pendingObjects() {
         return engine.sender().pendingObjects();

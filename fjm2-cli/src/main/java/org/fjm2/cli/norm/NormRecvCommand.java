@@ -26,21 +26,47 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code fjm2 norm recv}: receives NORM data objects and writes each complete one as a file, named by its NORM_INFO
- * (sanitised to a plain file name) or, without info, by sender and transport id.
+ * (sanitised to a plain file name) or, without info, by sender and transport id; with {@code --stream}, receives a
+ * stream (NORM_OBJECT_STREAM) and writes its bytes to stdout.
  */
 @Command(name = "recv", mixinStandardHelpOptions = true,
         description = {"Receive NORM data objects from a multicast group and write each as a file.",
-                "Files are named by the object's NORM_INFO when present, else object-<sender>-<id>.bin."},
+                "Files are named by the object's NORM_INFO when present, else object-<sender>-<id>.bin.",
+                "With --stream, receive a NORM stream instead (fjm2 norm send --stream, NRL's NormStreamWrite) and"
+                        + " write its bytes to stdout in order, from where this receiver joined it to its end;"
+                        + " progress, gaps and the summary go to stderr."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:received --count objects", "1:failure, or timeout before --count objects",
-                "2:bad arguments"})
+        exitCodeList = {"0:received --count objects (--stream: the stream ended and every byte since joining was"
+                + " written)", "1:failure, or timeout before --count objects (--stream: before the stream ended;"
+                + " the stream given up; stdout too slow)", "2:bad arguments",
+                "3:--stream: the stream ended with gaps (bytes lost beyond repair; reported on stderr)"})
 public final class NormRecvCommand implements Callable<Integer> {
 
     @Mixin
     SessionOptions session;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Directory to write objects into.")
+    @Option(names = "--out", paramLabel = "DIR", description = "Directory to write objects into (not with --stream).")
     Path out;
+
+    @Option(names = "--stream", description = "Receive a stream and write its bytes to stdout (instead of objects"
+            + " into --out); exits when the sender ends the stream.")
+    boolean stream;
+
+    @Option(names = "--stream-buffer", paramLabel = "BYTES", defaultValue = "16m",
+            description = "--stream: most bytes held for the stream between what was written and the newest heard"
+                    + " (reordering, repairs); the sender's own buffer, doubled, if smaller. Default:"
+                    + " ${DEFAULT-VALUE}.")
+    String streamBuffer;
+
+    @Option(names = "--stdout-buffer", paramLabel = "BYTES", defaultValue = "64m",
+            description = "--stream: most bytes waiting for stdout; a stdout slower than the stream by more ends the"
+                    + " command with an error (the network does not wait for it). Default: ${DEFAULT-VALUE}.")
+    String stdoutBuffer;
+
+    @Option(names = "--from-message-start",
+            description = "--stream: write from a message start the sender marked (NormStreamMarkEom, fjm2 norm send"
+                    + " --stream --message-per-line), after joining a running stream and after every gap.")
+    boolean fromMessageStart;
 
     @Option(names = "--count", paramLabel = "N", defaultValue = "0",
             description = "Exit after N objects (0: run until interrupted). Default: ${DEFAULT-VALUE}.")
@@ -89,6 +115,15 @@ public final class NormRecvCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (count < 0) {
             throw new IllegalArgumentException("--count: must be >= 0");
+        }
+        if (stream) {
+            if (out != null) {
+                throw new IllegalArgumentException("--out: not with --stream (the stream goes to stdout)");
+            }
+            return receiveStream();
+        }
+        if (out == null) {
+            throw new IllegalArgumentException("--out: required (or --stream)");
         }
         long maxBytes = Quantities.bytes("--max-size", maxSize);
         if (maxBytes < 1 || maxBytes > MAX_OBJECT_SIZE) {
@@ -168,6 +203,82 @@ public final class NormRecvCommand implements Callable<Integer> {
         double seconds = Math.max(1e-3, (System.nanoTime() - start) / 1e9);
         stderr.printf("received %d objects, %d bytes in %.2f s; %d lost%n", written, bytes, seconds, lost);
         return 0;
+    }
+
+    /** {@code --stream}: the first stream heard, to stdout, until its sender ends it. */
+    private int receiveStream() throws Exception {
+        long bufferBytes = Quantities.bytes("--stream-buffer", streamBuffer);
+        if (bufferBytes < 64 * 1024 || bufferBytes > (1L << 30)) {
+            throw new IllegalArgumentException("--stream-buffer: must be 64k..1g, got '" + streamBuffer + "'");
+        }
+        long maxQueued = Quantities.bytes("--stdout-buffer", stdoutBuffer);
+        if (maxQueued < 1) {
+            throw new IllegalArgumentException("--stdout-buffer: must be positive, got '" + stdoutBuffer + "'");
+        }
+        Duration lingerTime = Quantities.duration("--linger", linger);
+        Duration progressInterval = quiet ? Duration.ZERO : Quantities.duration("--progress", progress);
+        long deadline = SessionOptions.deadline("--timeout", timeout);
+        NormConfig config = session.builder().streamBufferBytes(bufferBytes)
+                .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, bufferBytes)).build();
+        StreamToOutput pipe = new StreamToOutput(maxQueued, fromMessageStart, stderr);
+        long written = 0;
+        long gaps = 0;
+        long gapBytes = 0;
+        long start = System.nanoTime();
+        try (NormSession norm = NormSession.open(config, pipe, java.util.concurrent.ThreadLocalRandom.current()
+                .nextLong(), session.transports(false))) {
+            stderr.printf("listening on %s (node %s) for a stream%n", session.group,
+                    Integer.toUnsignedString(norm.nodeId()));
+            long nextProgress = progressInterval.isZero() ? Long.MAX_VALUE : start + progressInterval.toNanos();
+            while (true) {
+                long now = System.nanoTime();
+                if (now - nextProgress >= 0) {
+                    nextProgress = now + progressInterval.toNanos();
+                    double seconds = (now - start) / 1e9;
+                    stderr.printf("%7.1f s  %.1f MB written (%.1f MB/s), %d gaps (%d bytes), %d NACKs sent%n",
+                            seconds, written / 1e6, written / 1e6 / Math.max(seconds, 1e-3), gaps, gapBytes,
+                            norm.counters().get(org.fjm2.norm.api.NormCounters.Counter.NACKS_SENT));
+                }
+                if (deadline != Long.MAX_VALUE && deadline - now <= 0) {
+                    stdout.flush();
+                    stderr.printf("fjm2 norm recv: timed out after %.1f s with %d bytes written%n",
+                            (now - start) / 1e9, written);
+                    return 1;
+                }
+                long wait = Math.min(POLL_NANOS, Math.min(deadline - now, Math.max(1, nextProgress - now)));
+                StreamToOutput.Event e = pipe.next(wait, stdout);
+                if (e instanceof StreamToOutput.Data d) {
+                    written += d.bytes().length;
+                    if (stdout.checkError()) {
+                        stderr.println("fjm2 norm recv: cannot write to stdout");
+                        return 1;
+                    }
+                } else if (e instanceof StreamToOutput.Gap g) {
+                    gaps++;
+                    gapBytes += g.bytes();
+                    stderr.printf("GAP of %d bytes at stream offset %d: lost beyond repair%n", g.bytes(), g.offset());
+                } else if (e instanceof StreamToOutput.End end) {
+                    stdout.flush();
+                    if (pipe.overflowed()) {
+                        stderr.printf("fjm2 norm recv: stdout fell more than %d bytes behind the stream%n", maxQueued);
+                        return 1;
+                    }
+                    if (end.reason() != null) {
+                        stderr.printf("fjm2 norm recv: stream given up after %d bytes: %s%n", written,
+                                end.reason().description());
+                        return 1;
+                    }
+                    break;
+                }
+            }
+            if (!lingerTime.isZero()) {
+                Thread.sleep(lingerTime.toMillis());
+            }
+        }
+        double seconds = Math.max(1e-3, (System.nanoTime() - start) / 1e9);
+        stderr.printf("stream ended: %d bytes written in %.2f s; %d gaps (%d bytes lost)%n", written, seconds, gaps,
+                gapBytes);
+        return gaps > 0 ? 3 : 0;
     }
 
     private Path write(Event e) throws IOException {

@@ -16,9 +16,12 @@ import java.util.concurrent.TimeUnit;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.fjm2.norm.NormSession;
+import org.fjm2.norm.NormStream;
 import org.fjm2.norm.api.AckResult;
+import org.fjm2.norm.api.FlushMode;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormListener;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,14 +29,18 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code fjm2 norm send}: sends files as NORM data objects, each with its file name in NORM_INFO, then flushes so
- * receivers can repair; with {@code --ack}, waits until the listed receivers acknowledge everything.
+ * receivers can repair; with {@code --ack}, waits until the listed receivers acknowledge everything. With
+ * {@code --stream}, sends stdin as a stream (NORM_OBJECT_STREAM) until its end.
  */
 @Command(name = "send", mixinStandardHelpOptions = true,
         description = {"Send files as NORM data objects (file name in NORM_INFO) to a multicast group.",
-                "Exits after the final FLUSH round, or with --ack once the listed receivers acknowledged."},
+                "Exits after the final FLUSH round, or with --ack once the listed receivers acknowledged.",
+                "With --stream, send stdin as a NORM stream instead (received by fjm2 norm recv --stream or NRL's"
+                        + " NormStreamRead): bytes go out as they are read (see --flush), stdin's end ends the"
+                        + " stream; the command exits once the end went out and --linger passed."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every file sent (and acknowledged, with --ack)", "1:failure", "2:bad arguments",
-                "3:some receivers did not acknowledge"})
+        exitCodeList = {"0:every file sent (and acknowledged, with --ack); --stream: stdin sent and the stream ended",
+                "1:failure", "2:bad arguments", "3:some receivers did not acknowledge"})
 public final class NormSendCommand implements Callable<Integer> {
 
     @Mixin
@@ -67,8 +74,35 @@ public final class NormSendCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress lines on stderr.")
     boolean quiet;
 
-    @Parameters(paramLabel = "FILE", arity = "1..*", description = "Files to send, in order.")
-    List<Path> files;
+    @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to send, in order (none with --stream).")
+    List<Path> files = new ArrayList<>();
+
+    @Option(names = "--stream", description = "Send stdin as a stream instead of files as objects.")
+    boolean stream;
+
+    @Option(names = "--stream-buffer", paramLabel = "BYTES", defaultValue = "8m",
+            description = {"--stream: the stream buffer, what can still be repaired; writing waits while it is full"
+                    + " (a block is reused once it was sent and left alone for the hold time, 0.5 s), so the stream"
+                    + " moves at most about this much per half second. Default: ${DEFAULT-VALUE}."})
+    String streamBuffer;
+
+    @Option(names = "--flush", paramLabel = "MODE", defaultValue = "passive",
+            description = {"--stream: after each read from stdin, none (segments leave when full), passive (a partly"
+                    + " filled segment leaves at once) or active (and FLUSH commands prompt receivers to ask for what"
+                    + " they miss). Default: ${DEFAULT-VALUE}."})
+    String flush;
+
+    @Option(names = "--message-per-line",
+            description = "--stream: every line starts a message (receivers resynchronise on line starts with fjm2"
+                    + " norm recv --stream --from-message-start).")
+    boolean messagePerLine;
+
+    @Option(names = "--linger", paramLabel = "DURATION", defaultValue = "2s",
+            description = "--stream: after the end of the stream went out, keep serving repairs this long. Default:"
+                    + " ${DEFAULT-VALUE}.")
+    String linger;
+
+    java.io.InputStream in = System.in;
 
     PrintStream out = System.out;
     PrintStream err = System.err;
@@ -76,6 +110,15 @@ public final class NormSendCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long rateBps = SessionOptions.parseRate(rate);
+        if (stream) {
+            if (!files.isEmpty()) {
+                throw new IllegalArgumentException("FILE: not with --stream (the stream is read from stdin)");
+            }
+            return sendStream(rateBps);
+        }
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("FILE: at least one file (or --stream)");
+        }
         if (cacheObjects < 1 || cacheObjects > 16384) {
             throw new IllegalArgumentException("--cache-objects: must be 1..16384, got " + cacheObjects);
         }
@@ -171,6 +214,75 @@ public final class NormSendCommand implements Callable<Integer> {
             }
             return all ? 0 : 3;
         }
+    }
+
+    /** {@code --stream}: stdin as one stream, until its end. */
+    private int sendStream(long rateBps) throws Exception {
+        long bufferBytes = Quantities.bytes("--stream-buffer", streamBuffer);
+        if (bufferBytes < 1 || bufferBytes > (1L << 30)) {
+            throw new IllegalArgumentException("--stream-buffer: must be 1..1g, got '" + streamBuffer + "'");
+        }
+        FlushMode mode;
+        try {
+            mode = FlushMode.valueOf(flush.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--flush: none, passive or active, got '" + flush + "'");
+        }
+        Duration lingerTime = Quantities.duration("--linger", linger);
+        long deadline = SessionOptions.deadline("--timeout", timeout);
+        NormConfig config = session.builder().txRate(rateBps).build();
+        long start = System.nanoTime();
+        long sent = 0;
+        try (NormSession norm = NormSession.open(config, null, java.util.concurrent.ThreadLocalRandom.current()
+                .nextLong(), session.transports(true))) {
+            NormStream out = norm.openStream(bufferBytes);
+            out.setAutoFlush(mode);
+            if (!quiet) {
+                err.printf("streaming stdin to %s (node %s, stream %d, buffer %d bytes)%n", session.group,
+                        Integer.toUnsignedString(norm.nodeId()), out.streamId(), out.bufferBytes());
+            }
+            byte[] buffer = new byte[64 * 1024];
+            long lastPrint = start;
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                if (messagePerLine) {
+                    int from = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (buffer[i] == '\n') {
+                            out.write(buffer, from, i + 1 - from);
+                            out.markEndOfMessage();
+                            from = i + 1;
+                        }
+                    }
+                    out.write(buffer, from, n - from);
+                } else {
+                    out.write(buffer, 0, n);
+                }
+                sent += n;
+                long now = System.nanoTime();
+                if (!quiet && now - lastPrint > 1_000_000_000L) {
+                    lastPrint = now;
+                    err.printf("sent %d bytes, %.1f MB/s%n", sent, sent / ((now - start) / 1e9) / 1e6);
+                }
+                if (deadline != Long.MAX_VALUE && now - deadline >= 0) {
+                    err.println("fjm2 norm send: timed out while streaming stdin");
+                    return 1;
+                }
+            }
+            out.end();
+            if (!out.awaitFinished(Duration.ofNanos(remaining(deadline)))) {
+                err.println("fjm2 norm send: timed out before the end of the stream went out");
+                return 1;
+            }
+            if (!lingerTime.isZero()) {
+                Thread.sleep(lingerTime.toMillis());
+            }
+        }
+        if (!quiet) {
+            double seconds = Math.max(1e-3, (System.nanoTime() - start) / 1e9);
+            err.printf("stream ended: %d bytes in %.2f s (%.1f MB/s)%n", sent, seconds, sent / seconds / 1e6);
+        }
+        return 0;
     }
 
     private static long remaining(long deadline) {

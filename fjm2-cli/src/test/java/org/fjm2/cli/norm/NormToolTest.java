@@ -100,10 +100,66 @@ class NormToolTest {
     }
 
     @Test
+    void aStreamFromStdinArrivesOnTheReceiversStdout() throws Exception {
+        NormConfig group = TestGroups.fresh();
+        String groupArg = group.group().getHostAddress() + ":" + group.port();
+        byte[] content = new byte[2_000_000];
+        new SplittableRandom(29).nextBytes(content);
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        ByteArrayOutputStream recvErr = new ByteArrayOutputStream();
+        CompletableFuture<Integer> recv = CompletableFuture.supplyAsync(() -> {
+            NormRecvCommand cmd = new NormRecvCommand();
+            cmd.stdout = new PrintStream(data);
+            cmd.stderr = new PrintStream(recvErr, true);
+            return new CommandLine(cmd).execute("--group", groupArg, "--interface", "lo", "--stream", "--timeout",
+                    "60", "--loss", "10%", "--seed", "6", "--grtt", "0.002", "--linger", "0");
+        });
+        assertThat(Await.until(() -> recvErr.toString().contains("listening on"), java.time.Duration.ofSeconds(10)))
+                .as("the receiver joined before the stream: %s", recvErr).isTrue();
+        NormSendCommand send = new NormSendCommand();
+        ByteArrayOutputStream sendErr = new ByteArrayOutputStream();
+        send.in = new java.io.ByteArrayInputStream(content);
+        send.err = new PrintStream(sendErr, true);
+        int sendExit = new CommandLine(send).execute("--group", groupArg, "--interface", "lo", "--stream", "--rate",
+                "50m", "--grtt", "0.002", "--linger", "0.5", "--timeout", "60");
+        assertThat(sendExit).as("send exit; stderr %s", sendErr).isZero();
+        assertThat(recv.get(60, TimeUnit.SECONDS)).as("recv exit; stderr %s", recvErr).isZero();
+        assertThat(data.toByteArray()).as("stdout of fjm2 norm recv --stream").isEqualTo(content);
+        assertThat(recvErr.toString()).contains("stream ended: 2000000 bytes written").contains("0 gaps");
+        assertThat(sendErr.toString()).contains("stream ended: 2000000 bytes");
+    }
+
+    @Test
     void badArgumentsExitWithTwoAndOneLine() {
         assertThat(run(new NormSendCommand(), "--group", "239.1.1.1", dir.resolve("x").toString())).isEqualTo(2);
         assertThat(run(new NormRecvCommand(), "--out", dir.toString())).isEqualTo(2);
         assertThat(run(new NormSendCommand(), "--help")).isEqualTo(0);
+        assertThat(run(new NormRecvCommand(), "--group", "239.1.1.1:6003")).as("neither --out nor --stream")
+                .isEqualTo(2);
+        assertThat(run(new NormRecvCommand(), "--group", "239.1.1.1:6003", "--stream", "--out", dir.toString()))
+                .isEqualTo(2);
+        assertThat(run(new NormSendCommand(), "--group", "239.1.1.1:6003", "--stream",
+                dir.resolve("x").toString())).as("files with --stream").isEqualTo(2);
+        assertThat(run(new NormSendCommand(), "--group", "239.1.1.1:6003")).as("no file, no --stream")
+                .isEqualTo(2);
+        assertThat(run(new NormSendCommand(), "--group", "239.1.1.1:6003", "--stream", "--flush", "sometimes"))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void helpDocumentsStreams() {
+        StringWriter recvHelp = new StringWriter();
+        CommandLine recv = new CommandLine(new NormRecvCommand());
+        recv.setOut(new PrintWriter(recvHelp));
+        recv.execute("--help");
+        assertThat(recvHelp.toString()).contains("--stream", "--stream-buffer", "--from-message-start",
+                "--stdout-buffer", "write its bytes to stdout");
+        StringWriter sendHelp = new StringWriter();
+        CommandLine send = new CommandLine(new NormSendCommand());
+        send.setOut(new PrintWriter(sendHelp));
+        send.execute("--help");
+        assertThat(sendHelp.toString()).contains("--stream", "--stream-buffer", "--flush", "--message-per-line",
+                "send stdin as a NORM stream");
     }
 
     private static int run(Object command, String... args) {

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.fjm2.norm.TestGroups;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.interop.NrlPeer;
+import org.fjm2.norm.interop.StreamContent;
 import org.fjm2.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +24,9 @@ import picocli.CommandLine;
 /**
  * The README's "Talking to NRL NORM" commands, run as written (in-process, with a fresh group): {@code fjm2 norm recv}
  * writes the files an NRL sender sends under their NORM_INFO names and acknowledges its watermark, and
- * {@code fjm2 norm send} delivers files to an NRL receiver, which names them by NORM_INFO and acknowledges.
+ * {@code fjm2 norm send} delivers files to an NRL receiver, which names them by NORM_INFO and acknowledges; with
+ * {@code --stream}, {@code fjm2 norm recv} writes an NRL stream to stdout and {@code fjm2 norm send} streams stdin to
+ * an NRL receiver, which checks every byte.
  */
 class NrlCommandLineInteropTest {
 
@@ -94,6 +97,56 @@ class NrlCommandLineInteropTest {
             Path file = out.resolve("report-" + i + ".dat");
             assertThat(Files.readAllBytes(file)).as("file %s written by the NRL receiver", file)
                     .isEqualTo(Files.readAllBytes(in.resolve("report-" + i + ".dat")));
+        }
+    }
+
+    @Test
+    void fjm2RecvStreamWritesAnNrlStreamToStdout() throws Exception {
+        NrlPeer.assumeAvailable();
+        NormConfig group = TestGroups.fresh();
+        String address = group.group().getHostAddress();
+        long bytes = 2_000_000;
+        StreamContent content = new StreamContent(SEED, 500, 5_000, bytes);
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        ByteArrayOutputStream recvErr = new ByteArrayOutputStream();
+        CompletableFuture<Integer> recv = CompletableFuture.supplyAsync(() -> {
+            NormRecvCommand command = new NormRecvCommand();
+            command.stdout = new PrintStream(data);
+            command.stderr = new PrintStream(recvErr, true);
+            return new CommandLine(command).execute("--group", address + ":" + group.port(), "--interface", "lo",
+                    "--stream", "--node-id", Integer.toString(FJM2_NODE), "--linger", "0", "--timeout", "60");
+        });
+        awaitListening(recvErr);
+        try (NrlPeer tx = content.options(NrlPeer.sender(address, group.port()).option("--id", 10)
+                .option("--seed", SEED).option("--rate", 20_000_000L).option("--linger", 2)
+                .option("--timeout", 60)).start()) {
+            assertThat(recv.get(90, TimeUnit.SECONDS)).as("fjm2 norm recv --stream exit code; stderr %s%s", recvErr,
+                    tx.describe()).isZero();
+        }
+        assertThat(data.toByteArray()).as("the NRL stream on stdout").isEqualTo(content.bytes(0, bytes));
+    }
+
+    @Test
+    void fjm2SendStreamReachesAnNrlReceiver() throws Exception {
+        NrlPeer.assumeAvailable();
+        NormConfig group = TestGroups.fresh();
+        long bytes = 2_000_000;
+        StreamContent content = new StreamContent(SEED, 500, 5_000, bytes);
+        try (NrlPeer rx = NrlPeer.receiver(group.group().getHostAddress(), group.port()).option("--id", NRL_NODE)
+                .option("--stream", bytes).option("--verify-seed", SEED).option("--progress", 0)
+                .option("--linger", 0).option("--timeout", 60).start()) {
+            rx.awaitEvent("READY", Duration.ofSeconds(10));
+            NormSendCommand send = new NormSendCommand();
+            ByteArrayOutputStream sendErr = new ByteArrayOutputStream();
+            send.in = new java.io.ByteArrayInputStream(content.bytes(0, bytes));
+            send.err = new PrintStream(sendErr, true);
+            int exit = new CommandLine(send).execute("--group", group.group().getHostAddress() + ":" + group.port(),
+                    "--interface", "lo", "--stream", "--rate", "20m", "--linger", "1", "--timeout", "60");
+            assertThat(exit).as("fjm2 norm send --stream exit code; stderr %s%s", sendErr, rx.describe()).isZero();
+            NrlPeer.Event end = rx.awaitEvent("STREAM_END", Duration.ofSeconds(30));
+            assertThat(end.get("verify")).as(end.line()).isEqualTo("ok");
+            assertThat(end.getLong("received")).as(end.line()).isEqualTo(bytes);
+            assertThat(end.getLong("breaks")).as(end.line()).isZero();
         }
     }
 

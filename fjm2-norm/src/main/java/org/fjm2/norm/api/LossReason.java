@@ -10,7 +10,10 @@ public enum LossReason {
     TOO_LARGE("larger than the receiver's maximum object size"),
     /** The receiver fell too far behind the sender (window or buffer bound reached). */
     RECEIVER_OVERRUN("the receiver fell too far behind (buffer bound)"),
-    /** The object uses a form this engine does not receive (a stream object, an unknown FEC scheme). */
+    /**
+     * The object uses a form this engine does not receive (an unknown FEC scheme, a structure it cannot take); for a
+     * stream, also: a newer stream of the same sender replaced it (a receiver follows one stream per sender).
+     */
     UNSUPPORTED("unsupported object type or FEC scheme"),
     /** The session was closed. */
     SESSION_CLOSED("the session was closed");

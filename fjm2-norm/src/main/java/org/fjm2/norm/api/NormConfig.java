@@ -128,6 +128,13 @@ public final class NormConfig {
      */
     public static final long DEFAULT_RECEIVE_BUFFER_BYTES = 64L * 1024 * 1024;
     /**
+     * Most bytes a receiver holds for one remote sender's stream (NORM_OBJECT_STREAM) between the bytes it delivered
+     * and the newest it heard: the window of stream blocks it keeps for reordering, repair and FEC decoding is the
+     * sender's announced stream buffer, capped to this. A sender that runs further ahead makes the receiver skip
+     * (a gap). Charged to the receive buffer ({@link #DEFAULT_RECEIVE_BUFFER_BYTES}) too, and never more than it.
+     */
+    public static final long DEFAULT_STREAM_BUFFER_BYTES = 16L * 1024 * 1024;
+    /**
      * Remote senders a session keeps state for; a new one beyond it replaces the one heard from least recently
      * (senders that stop are forgotten after {@link #DEFAULT_SENDER_TIMEOUT} anyway).
      */
@@ -242,6 +249,7 @@ public final class NormConfig {
     private final boolean silentReceiver;
     private final org.fjm2.norm.security.PacketProtection.Mode protection;
     private final org.fjm2.norm.security.GroupKey groupKey;
+    private final long streamBufferBytes;
 
     private NormConfig(Builder b) {
         this.group = b.group;
@@ -287,6 +295,7 @@ public final class NormConfig {
         this.silentReceiver = b.silentReceiver;
         this.protection = b.protection;
         this.groupKey = b.groupKey;
+        this.streamBufferBytes = b.streamBufferBytes;
     }
 
     /** A builder for group:port (IPv4 multicast or, for point-to-point use, unicast) with every default. */
@@ -337,6 +346,7 @@ public final class NormConfig {
         b.silentReceiver = silentReceiver;
         b.protection = protection;
         b.groupKey = groupKey;
+        b.streamBufferBytes = streamBufferBytes;
         return b;
     }
 
@@ -396,6 +406,7 @@ public final class NormConfig {
     /** Group security of every datagram (null: none, the RFC 5740 wire format as is). */
     public org.fjm2.norm.security.PacketProtection.Mode protection() { return protection; }
     public org.fjm2.norm.security.GroupKey groupKey() { return groupKey; }
+    public long streamBufferBytes() { return streamBufferBytes; }
 
     @Override
     public String toString() {
@@ -450,6 +461,7 @@ public final class NormConfig {
         private boolean silentReceiver;
         private org.fjm2.norm.security.PacketProtection.Mode protection;
         private org.fjm2.norm.security.GroupKey groupKey;
+        private long streamBufferBytes = DEFAULT_STREAM_BUFFER_BYTES;
         private final String groupText;
 
         private Builder(String group, int port) {
@@ -502,6 +514,7 @@ public final class NormConfig {
         public Builder windowSilence(Duration v) { this.windowSilence = v; return this; }
         public Builder rateControl(RateControl v) { this.rateControl = v; return this; }
         public Builder silentReceiver(boolean v) { this.silentReceiver = v; return this; }
+        public Builder streamBufferBytes(long v) { this.streamBufferBytes = v; return this; }
         /** Authenticates or seals every datagram under the group key (mode null: off). */
         /** The protection mode set so far (null: none). */
         public org.fjm2.norm.security.PacketProtection.Mode protectionMode() { return protection; }
@@ -563,6 +576,8 @@ public final class NormConfig {
             require(windowSilence.toMillis() > 0, "windowSilence", "must be positive");
             require(rateControl != null, "rateControl", "must be fixed, adaptive or auto");
             require(protection == null || groupKey != null, "keyFile", "group security needs a key");
+            require(streamBufferBytes >= 64 * 1024 && streamBufferBytes <= (1L << 30), "streamBufferBytes",
+                    "must be 64 KiB..1 GiB, got " + streamBufferBytes);
             return new NormConfig(this);
         }
 

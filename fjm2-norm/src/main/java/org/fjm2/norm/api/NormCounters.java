@@ -37,6 +37,12 @@ public final class NormCounters extends EnumCounters<NormCounters.Counter> {
         FLOW_WINDOW_WAITS,
         /** Receivers that fell silent with their window full and were no longer paced for until they reported. */
         FLOW_WINDOWS_RELEASED,
+        /** Stream bytes delivered to the application (NORM_OBJECT_STREAM). */
+        STREAM_BYTES_RECEIVED,
+        /** Stream bytes reported as gaps: lost beyond repair, skipped by a receiver that fell behind. */
+        STREAM_BYTES_LOST,
+        /** Stream bytes written by the application and sent (first transmission). */
+        STREAM_BYTES_SENT,
         /** Unexpected exceptions while handling input (a bug: logged with a stack trace once a second at most). */
         INTERNAL_ERRORS
     }

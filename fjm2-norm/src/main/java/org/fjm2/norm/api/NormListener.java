@@ -31,6 +31,53 @@ public interface NormListener {
         }
     }
 
+    // ---- streams (NORM_OBJECT_STREAM) -----------------------------------------------------------------------------
+
+    /**
+     * A remote sender's stream object was heard for the first time. Its bytes follow through {@link #onStreamData},
+     * from the first segment heard on: a receiver that joins a running stream starts at the sender's current
+     * position, as NRL NORM receivers do (they sync to the first block they hear). A receiver follows one stream per
+     * sender: a newer stream of the same sender closes the older one ({@link LossReason#UNSUPPORTED}).
+     *
+     * @param offset the stream offset of the first byte that will be delivered (the sender counts from 0)
+     */
+    default void onStreamOpened(RemoteSenderInfo sender, int streamId, long offset) {
+    }
+
+    /**
+     * Bytes of a remote sender's stream, in stream order, each byte once: the payload of one stream segment (up to
+     * the sender's segment size). {@code data} is valid only during the call; retain() or copy to keep it. Bytes
+     * that can no longer arrive are reported in their place through {@link #onStreamGap}.
+     *
+     * @param offset       the stream offset of {@code data}'s first readable byte (64 bits: the 32-bit
+     *                     payload_offset of the wire, unwrapped)
+     * @param messageStart where in {@code data} (from its reader index) the first application message that starts in
+     *                     these bytes begins, as the sender marked it (NRL's NormStreamMarkEom: the next write starts
+     *                     a message); -1 when none is marked. Only the first message start of each segment is marked,
+     *                     so this finds message boundaries to resynchronise on, not every boundary.
+     */
+    default void onStreamData(RemoteSenderInfo sender, int streamId, long offset, ByteBuf data, int messageStart) {
+    }
+
+    /**
+     * {@code bytes} bytes of a stream, from {@code offset}, will never be delivered: the sender no longer holds them
+     * (it moved on past its stream buffer, or squelched them), or this receiver fell more than its stream buffer
+     * behind. Delivery goes on after them.
+     */
+    default void onStreamGap(RemoteSenderInfo sender, int streamId, long offset, long bytes) {
+    }
+
+    /**
+     * A stream is over; nothing more of it is delivered. {@code reason} is null when the sender ended it (its
+     * end-of-stream mark arrived, everything before was delivered or reported as a gap), else why this receiver gave
+     * it up: the sender went silent or restarted, the session closed, the stream's parameters are more than this
+     * receiver takes ({@code streamBufferBytes}), or a newer stream of the same sender replaced it (UNSUPPORTED).
+     *
+     * @param offset the stream offset after the last byte delivered
+     */
+    default void onStreamClosed(RemoteSenderInfo sender, int streamId, long offset, LossReason reason) {
+    }
+
     /** First packet from a sender (or from a new instance of a restarted sender). */
     default void onRemoteSenderNew(RemoteSenderInfo sender) {
     }

@@ -27,5 +27,13 @@ public interface BlockDecoder {
 
         /** Where the symbol starts in {@link #array}. */
         int arrayOffset(int symbol);
+
+        /**
+         * Bytes present of a source symbol that arrived, the rest counting as zero: by default what the block
+         * partition says (E, or the object's short last segment). Stream symbols are kept as long as they arrived.
+         */
+        default int length(int symbol, int partitionLength) {
+            return partitionLength;
+        }
     }
 }

@@ -103,7 +103,7 @@ public final class ReedSolomonBlockCoder implements ParityEncoder, BlockDecoder 
             if (source.has(i)) {
                 symbols[i] = source.array(i);
                 offsets[i] = source.arrayOffset(i);
-                lengths[i] = partition.segmentLength(block, i);
+                lengths[i] = Math.min(source.length(i, partition.segmentLength(block, i)), e);
                 esis[i] = i;
             } else {
                 if (nextParity >= parityCount) {

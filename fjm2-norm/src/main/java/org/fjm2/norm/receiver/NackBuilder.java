@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * heard, and SEGMENT requests for the rest — parity ESIs as many as erasures remain where parity can repair them.
  * Requests go in ITEMS (runs of one or two) or RANGES, over up to {@link #MAX_NACKS_PER_CYCLE} datagrams of one
  * segment each. A NACK is sent only when it asks for something other receivers have not asked for already
- * ({@link OverheardRequests}). Owned by the session's event loop.
+ * ({@link OverheardRequests}). The sender's stream, if any, adds its requests after the objects'
+ * ({@link RxStream#appendRequests}: never suppressed). Owned by the session's event loop.
  */
 final class NackBuilder {
 
@@ -36,7 +37,11 @@ final class NackBuilder {
     private final ObjectAssembler assembler;
     private final OverheardRequests overheard;
     private final ReceiverFeedback feedback;
+    private final RxStreams streams;
     private final RepairRequestWriter writer;
+    /** fec_id and field size of the NACK being built (its requests' payload ids). */
+    private int nackFecId;
+    private int nackM;
     private boolean nackHasUncovered;
     private ByteBuf nackPacket;
     private int nacksThisCycle;
@@ -45,7 +50,7 @@ final class NackBuilder {
 
     NackBuilder(ProtocolContext ctx, RemoteSenderInfo sender, RxWindow window, TransmitPosition position,
                 ObjectAssembler assembler, OverheardRequests overheard, ReceiverFeedback feedback,
-                ReceiverScratch scratch) {
+                RxStreams streams, ReceiverScratch scratch) {
         this.writer = scratch.writer;
         this.ctx = ctx;
         this.config = ctx.config();
@@ -55,22 +60,39 @@ final class NackBuilder {
         this.assembler = assembler;
         this.overheard = overheard;
         this.feedback = feedback;
+        this.streams = streams;
     }
 
     /** Builds and sends this cycle's NACK(s); false when there was nothing to ask that others had not asked. */
     boolean sendNacks() {
-        if (!position.isKnown()) {
-            return false;
-        }
+        RxStream stream = streams.current();
+        boolean streamMissing = stream != null && stream.hasMissing();
         int nextReleaseId = window.nextReleaseId();
-        int count = ((position.objectId() - nextReleaseId) & 0xFFFF) + 1;
-        if (count >= 0x8000) {
+        int count = position.isKnown() ? ((position.objectId() - nextReleaseId) & 0xFFFF) + 1 : 0x8000;
+        if (count >= 0x8000 && !streamMissing) {
             return false;
         }
         nacksThisCycle = 0;
         nackHasUncovered = false;
         cycleFull = false;
+        if (count >= 0x8000) {
+            beginNack(stream.fecId, stream.fieldSize);
+            stream.appendRequests(this);
+            return finishNack(true);
+        }
         beginNack();
+        appendObjects(nextReleaseId, count);
+        if (streamMissing && !cycleFull && nacksThisCycle < MAX_NACKS_PER_CYCLE) {
+            if (stream.fecId != nackFecId || stream.fieldSize != nackM) {
+                finishNack(false);
+                beginNack(stream.fecId, stream.fieldSize);
+            }
+            stream.appendRequests(this);
+        }
+        return finishNack(true);
+    }
+
+    private void appendObjects(int nextReleaseId, int count) {
         int missingRunStart = -1;
         int missingRunLength = 0;
         for (int i = 0; i < count && nacksThisCycle < MAX_NACKS_PER_CYCLE && !cycleFull; i++) {
@@ -97,16 +119,22 @@ final class NackBuilder {
         if (missingRunLength > 0) {
             appendMissingObjects(missingRunStart, missingRunLength);
         }
-        return finishNack(true);
     }
 
     private int nackPayloadBudget() {
-        return Math.max(assembler.lastSegmentSize(), MIN_NACK_PAYLOAD);
+        RxStream stream = streams.current();
+        int streamSegment = stream == null ? 0 : stream.segmentSize;
+        return Math.max(Math.max(assembler.lastSegmentSize(), streamSegment), MIN_NACK_PAYLOAD);
     }
 
     private void beginNack() {
         int fecId = position.fecId();
-        int m = position.fieldSizeFor(fecId);
+        beginNack(fecId, position.fieldSizeFor(fecId));
+    }
+
+    private void beginNack(int fecId, int m) {
+        nackFecId = fecId;
+        nackM = m;
         nackPacket = ctx.output().allocate(FeedbackFlyweight.HEADER_LENGTH + 16 + nackPayloadBudget());
         writer.reset(nackPacket, nackPacket.writerIndex() + FeedbackFlyweight.HEADER_LENGTH, nackPayloadBudget(),
                 fecId, m);
@@ -131,7 +159,7 @@ final class NackBuilder {
         }
         nackPacket = null;
         if (!last) {
-            beginNack();
+            beginNack(nackFecId, nackM);
         }
         return sent;
     }
@@ -149,6 +177,53 @@ final class NackBuilder {
         finishNack(false);
         nackHasUncovered = uncovered;
         return true;
+    }
+
+    // ---- stream requests (RxStream) --------------------------------------------------------------------------------
+
+    /**
+     * SEGMENT requests for symbols [first, last] of one stream block; false once the cycle's NACKs are full. Stream
+     * requests are never suppressed by other receivers' NACKs.
+     */
+    boolean appendStreamSymbols(int streamId, long block, int first, int last, int k) {
+        nackHasUncovered = true;
+        int run = last - first + 1;
+        int form = run <= 2 ? NormWire.FORM_ITEMS : NormWire.FORM_RANGES;
+        if (!roomFor(form, run <= 2 ? run : 2) || !writer.open(form, NormWire.REPAIR_SEGMENT)) {
+            return false;
+        }
+        if (form == NormWire.FORM_ITEMS) {
+            writer.item(streamId, block, first, k);
+            if (run == 2) {
+                writer.item(streamId, block, last, k);
+            }
+        } else {
+            writer.range(streamId, block, first, streamId, block, last, k);
+        }
+        writer.close();
+        return !cycleFull;
+    }
+
+    /**
+     * BLOCK requests for stream blocks [first, last] (ids modulo {@code mask + 1}; a run across the wrap goes as two
+     * ranges); false once the cycle's NACKs are full.
+     */
+    boolean appendStreamBlocks(int streamId, long first, long last, long mask, int k) {
+        if (last < first) {
+            return appendStreamBlocks(streamId, first, mask, mask, k) && appendStreamBlocks(streamId, 0, last, mask, k);
+        }
+        nackHasUncovered = true;
+        int form = first == last ? NormWire.FORM_ITEMS : NormWire.FORM_RANGES;
+        if (!roomFor(form, form == NormWire.FORM_ITEMS ? 1 : 2) || !writer.open(form, NormWire.REPAIR_BLOCK)) {
+            return false;
+        }
+        if (form == NormWire.FORM_ITEMS) {
+            writer.item(streamId, first, 0, k);
+        } else {
+            writer.range(streamId, first, 0, streamId, last, 0, k);
+        }
+        writer.close();
+        return !cycleFull;
     }
 
     private void appendMissingObjects(int firstId, int length) {

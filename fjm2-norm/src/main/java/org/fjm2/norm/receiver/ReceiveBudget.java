@@ -62,6 +62,30 @@ public final class ReceiveBudget {
         return true;
     }
 
+    /**
+     * Charges {@code bytes} held for a stream (which is not an object and never given up here: its own window
+     * bounds it), giving up objects that made no progress for longest while room is short; false (nothing charged)
+     * when even that cannot make room: the stream then makes room itself, or drops what it was given.
+     */
+    boolean chargeStream(long bytes) {
+        while (used + bytes > limit) {
+            RxObject victim = oldest;
+            if (victim == null) {
+                refusals++;
+                return false;
+            }
+            refusals++;
+            victim.window.abandon(victim, LossReason.RECEIVER_OVERRUN);
+        }
+        used += bytes;
+        return true;
+    }
+
+    /** Stream bytes freed. */
+    void unchargeStream(long bytes) {
+        used -= bytes;
+    }
+
     /** The object received something: it moves to the end of the give-up order. */
     void progressed(RxObject object, long nowNanos) {
         object.lastProgressNanos = nowNanos;

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * <p>This class dispatches the sender's messages and runs the timers; its parts: {@link RxWindow} (object slots,
  * in-order release, loss), {@link ObjectAssembler} (data, info, FEC decode), {@link TransmitPosition} (how far
  * the sender got), {@link NackBuilder} (this cycle's NACKs), {@link OverheardRequests} (others' NACKs, for
- * suppression) and {@link ReceiverFeedback} (feedback headers, CC and FLUSH acknowledgements).
+ * suppression), {@link ReceiverFeedback} (feedback headers, CC and FLUSH acknowledgements) and {@link RxStreams} (the
+ * sender's stream object, delivered as a byte stream).
  */
 public final class RemoteSender implements RemoteSenderInfo {
 
@@ -71,6 +72,7 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final ReceiveWindow receiveWindow;
     /** Made when the sender offers flow control: a forged sender id costs no reporter, nor its timers. */
     private FlowReporter flow;
+    private final RxStreams streams;
 
     // NACK cycle.
     private final Timer repairTimer;
@@ -112,7 +114,8 @@ public final class RemoteSender implements RemoteSenderInfo {
         this.assembler = new ObjectAssembler(ctx, this, window, decoder, scratch);
         this.overheard = new OverheardRequests(window, position, scratch);
         this.feedback = new ReceiverFeedback(ctx, this);
-        this.nacks = new NackBuilder(ctx, this, window, position, assembler, overheard, feedback, scratch);
+        this.streams = new RxStreams(ctx, window, decoder, scratch);
+        this.nacks = new NackBuilder(ctx, this, window, position, assembler, overheard, feedback, streams, scratch);
         this.receiveWindow = receiveWindow;
         this.grtt = config.grttInitial().toNanos() / 1e9;
         this.backoffFactor = config.backoffFactor();
@@ -191,6 +194,12 @@ public final class RemoteSender implements RemoteSenderInfo {
     }
 
     private void onObjectMessage(ObjectMessageFlyweight msg) {
+        if ((msg.flags() & NormWire.FLAG_STREAM) != 0) {
+            if (streams.onMessage(msg)) {
+                startRepairCycle();     // the stream's sender moved on past symbols we never got
+            }
+            return;
+        }
         int objectId = msg.objectId();
         if (!window.isSynced()) {
             if ((msg.flags() & NormWire.FLAG_REPAIR) != 0) {
@@ -215,10 +224,6 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         if (object.complete) {
             ctx.counters().increment(Counter.DUPLICATE_SEGMENTS);
-            return;
-        }
-        if ((msg.flags() & NormWire.FLAG_STREAM) != 0) {
-            window.abandon(object, LossReason.UNSUPPORTED);
             return;
         }
         if (!object.described && !assembler.describe(object, msg)) {
@@ -259,7 +264,7 @@ public final class RemoteSender implements RemoteSenderInfo {
                 onFlush(cmd);
                 break;
             case NormWire.CMD_EOT:
-                if (position.isKnown()) {
+                if (position.isKnown() || streams.current() != null) {
                     startRepairCycle();
                 }
                 break;
@@ -282,6 +287,10 @@ public final class RemoteSender implements RemoteSenderInfo {
         boolean listed = listsUs(cmd);
         if (listed && !saidAlive) {
             sayAlive();     // once: from now on the sender knows we answer every round that lists us
+        }
+        if (streams.isCurrent(objectId)) {
+            onStreamFlush(cmd, listed);
+            return;
         }
         if (!window.isSynced()) {
             // Nothing heard yet: a flush alone gives no data to sync to, unless we are asked to acknowledge.
@@ -310,6 +319,21 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
     }
 
+    /** A FLUSH naming the stream we follow: its position, then the repair cycle or the acknowledgement. */
+    private void onStreamFlush(CommandFlyweight cmd, boolean listed) {
+        int m = streams.current().fieldSize;
+        long block = cmd.blockNumber(m);
+        int symbol = cmd.symbolId(m);
+        if (streams.onFlush(block, symbol)) {
+            startRepairCycle();
+            if (listed) {
+                sayAlive();
+            }
+        } else if (listed) {
+            scheduleAck(cmd.objectId(), block, symbol, cmd.ackingNodeCount());
+        }
+    }
+
     private boolean listsUs(CommandFlyweight cmd) {
         int n = cmd.ackingNodeCount();
         for (int i = 0; i < n; i++) {
@@ -322,6 +346,7 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private void onSquelch(CommandFlyweight cmd) {
         ctx.counters().increment(Counter.SQUELCHES_RECEIVED);
+        streams.onSquelch(cmd);
         if (!window.isSynced()) {
             // The squelch point is the oldest object the sender can still give: start there (a new sender
             // announces its first object this way, so receivers that lose all of it still ask for it).
@@ -409,6 +434,9 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     /** Whether anything the sender has sent so far (up to its transmit position) is missing here. */
     private boolean hasMissing() {
+        if (streams.hasMissing()) {
+            return true;
+        }
         if (!position.isKnown()) {
             return false;
         }
@@ -551,6 +579,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         if (flow != null) {
             flow.close();
         }
+        streams.close(reason);
         if (window.isSynced() && position.isKnown()) {
             int end = (position.objectId() + 1) & 0xFFFF;
             window.loseUntil(end, reason);

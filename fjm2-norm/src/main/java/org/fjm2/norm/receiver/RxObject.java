@@ -37,6 +37,8 @@ final class RxObject {
     ByteBuf info;
     boolean infoExpected;
     boolean complete;
+    /** The id is a stream's (NORM_OBJECT_STREAM): released in order without delivery, the stream has its own path. */
+    boolean stream;
     /** Why the object was given up (when complete without data). */
     LossReason lossReason;
     /** The window the object lives in (for the budget: an object given up for room is reported there). */
@@ -69,6 +71,7 @@ final class RxObject {
         this.window = window;
         described = false;
         complete = false;
+        stream = false;
         infoExpected = false;
         lossReason = null;
         infoRequestedByOthers = false;

@@ -53,6 +53,11 @@ final class RxWindow {
         return budget;
     }
 
+    /** The remote sender whose objects these are. */
+    RemoteSenderInfo sender() {
+        return sender;
+    }
+
     /** Slots in the ring now (grows with the ids heard). */
     int capacity() {
         return slots.length;
@@ -114,6 +119,34 @@ final class RxWindow {
         return count > 0 && count < 0x8000;
     }
 
+    /**
+     * The id is a stream's: its slot is passed in order without a delivery or a loss, so that it neither holds the
+     * objects after it back nor is asked for as a missing object. Syncs the window to it when nothing was heard yet.
+     */
+    void markStream(int objectId) {
+        if (!synced) {
+            syncTo(objectId);
+        }
+        int age = (objectId - nextReleaseId) & 0xFFFF;
+        if (age >= 0x8000) {
+            return;     // passed already
+        }
+        if (age >= config.rxWindowObjects()) {
+            overrun(objectId);
+        }
+        RxObject o = slot(objectId);
+        if (o == null) {
+            o = create(objectId);
+        } else if (o.complete) {
+            return;
+        } else {
+            free(o);
+        }
+        o.stream = true;
+        o.complete = true;
+        release();
+    }
+
     // ---- release, loss -------------------------------------------------------------------------------------------
 
     /** Delivers complete objects (and reports lost ones) in object-id order. */
@@ -131,6 +164,10 @@ final class RxWindow {
     }
 
     private void deliver(RxObject o, int id) {
+        if (o.stream) {
+            recycle(o);     // a stream's id: its bytes go their own way (RxStream)
+            return;
+        }
         io.netty.buffer.ByteBuf whole = o.lossReason == null ? o.data.take(ctx.output().allocator()) : null;
         try {
             if (whole != null) {

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * {@link SenderState} (the phase and what is due), {@link TxQueues} (objects waiting by priority),
  * {@link TxWindow} (the repair cache ring), {@link SenderPackets} (building datagrams), {@link RepairScheduler}
  * (NACKs into repairs), {@link CacheEviction} (making room), {@link ProbeSchedule} (when to probe GRTT) and
- * {@link Acknowledgements} (receivers' progress).
+ * {@link Acknowledgements} (receivers' progress); beside them {@link StreamSender} sends the session's stream
+ * (NORM_OBJECT_STREAM), if one is open.
  *
  * <p>{@link #enqueue} and {@link #requestAcknowledgement} are thread-safe; everything else runs on the session's
  * event loop.
@@ -54,6 +55,7 @@ public final class NormSender {
     private final WatermarkRounds rounds;
     private final TransmitLoop loop;
     private final FeedbackHandler feedback;
+    private final StreamSender streams;
 
     public NormSender(ProtocolContext ctx, ParityEncoder parityEncoder) {
         this.ctx = ctx;
@@ -80,6 +82,8 @@ public final class NormSender {
         RepairScheduler repairs = new RepairScheduler(ctx, window, grtt);
         CacheEviction eviction = new CacheEviction(ctx, window, queues, admission, acks, grtt);
         ProbeSchedule probes = new ProbeSchedule(ctx, state::isIdle);
+        this.streams = new StreamSender(ctx, instanceId, grtt, rate, probes, parityEncoder, () -> window.count() == 0);
+        repairs.ignore(id -> streams.handles(id, window.count() == 0));
         this.rounds = new WatermarkRounds(ctx, state, acks, window, queues, admission, grtt, rate, packets, eviction,
                 this::hasWork);
         FlowWindow flow = new FlowWindow(ctx, acks, grtt, () -> {
@@ -127,6 +131,9 @@ public final class NormSender {
             if (priority < 0 || priority >= PRIORITIES) {
                 throw new IllegalArgumentException("priority must be 0..9, got " + priority);
             }
+            if (streams.isOpen()) {
+                throw new IllegalStateException("a stream is open: end it before sending objects");
+            }
             if (!admission.reserve(size, timeout, unit)) {
                 return -1;
             }
@@ -143,6 +150,19 @@ public final class NormSender {
                 }
             }
         }
+    }
+
+    /**
+     * Opens a stream (NORM_OBJECT_STREAM) with a buffer of {@code bufferBytes} (event loop). A session sends either
+     * objects or one stream at a time: nothing may be queued or cached, and objects are refused until the stream is
+     * finished.
+     */
+    public StreamWriter openStream(long bufferBytes) {
+        if (queues.size() > 0 || window.count() > 0) {
+            throw new IllegalStateException("objects are queued or cached (" + queues.size() + " queued, "
+                    + window.count() + " cached): a stream opens once they are gone");
+        }
+        return streams.open(window.reserveId(), bufferBytes);
     }
 
     /** Objects enqueued whose transmission has not started yet. */
@@ -190,7 +210,8 @@ public final class NormSender {
      * it wants to run again for pacing, or Long.MAX_VALUE when only timers or new data can wake it.
      */
     public long transmit(long now) {
-        return loop.transmit(now);
+        long next = loop.transmit(now);
+        return Math.min(next, streams.transmit(now));
     }
 
     /** Called when the session starts; probing begins with the first data sent. */
@@ -200,6 +221,9 @@ public final class NormSender {
     /** A NORM_NACK addressed to this sender. */
     public void onNack(FeedbackFlyweight nack) {
         feedback.onNack(nack);
+        if (nack.instanceId() == instanceId) {
+            streams.onNack(nack);
+        }
     }
 
     /** A NORM_ACK addressed to this sender. */
@@ -247,7 +271,7 @@ public final class NormSender {
      * only received stays silent, or every other node (NRL NORM ones too) would take it for a new sender.
      */
     public void endOfTransmission() {
-        if (!state.hasSent()) {
+        if (!state.hasSent() && !streams.hasSent()) {
             return;
         }
         state.due(SenderState.DUE_EOT);
@@ -257,6 +281,7 @@ public final class NormSender {
     /** Releases every buffer (event loop, at session close). Waiting enqueuers get an IllegalStateException. */
     public void close() {
         admission.close();
+        streams.close();
         queues.releaseAll();
         window.clear();
         if (acks.userRequested()) {

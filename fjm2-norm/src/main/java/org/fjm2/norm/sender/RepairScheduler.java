@@ -32,6 +32,8 @@ final class RepairScheduler {
     /** Symbols one NACK may make the sender look at; what a NACK names beyond it is ignored (counted). */
     static final int MAX_WORK_PER_NACK = 1 << 17;
     private int workLeft;
+    /** Object ids whose requests are not ours to answer (the session's stream: {@link StreamRepairs}). */
+    private java.util.function.IntPredicate ignored = id -> false;
 
     // The NACK being applied: whether it asked for data gone from the cache, whether it repaired anything, and the
     // parity erasures its current SEGMENT request counted for one block.
@@ -48,6 +50,11 @@ final class RepairScheduler {
         this.grtt = grtt;
         this.backoffFactor = config.backoffFactor();
         this.repairTimer = new Timer("sender-repair", this::onRepairTimer);
+    }
+
+    /** Requests naming these object ids are left alone (they are the stream's). */
+    void ignore(java.util.function.IntPredicate objectIds) {
+        this.ignored = objectIds;
     }
 
     /**
@@ -100,6 +107,9 @@ final class RepairScheduler {
      * null (and a squelch due when it was ours) when the object is no longer cached.
      */
     private TxObject requested(int objectId, int flags, long now) {
+        if (ignored.test(objectId)) {
+            return null;
+        }
         TxObject object = window.find(objectId);
         if (object == null) {
             squelch |= window.isOlderThanCache(objectId);

@@ -113,6 +113,20 @@ final class TxWindow {
         return freeObjects.isEmpty() ? new TxObject() : freeObjects.pollFirst();
     }
 
+    /**
+     * Takes the next object id for something that is not cached here (a stream): only while the cache is empty,
+     * so that the ids cached stay consecutive.
+     */
+    int reserveId() {
+        if (count != 0) {
+            throw new IllegalStateException("the cache holds " + count + " objects");
+        }
+        int id = nextObjectId;
+        nextObjectId = (nextObjectId + 1) & 0xFFFF;
+        oldestId = nextObjectId;
+        return id;
+    }
+
     /** Gives the object the next id and caches it; the caller prepares it and marks it pending. */
     int add(TxObject object) {
         int id = nextObjectId;

@@ -56,6 +56,14 @@ public final class NormCorpusGenerator {
         g.protection();
         g.receiver();
         g.senderFeedback();
+        g.streamReceiver();
+    }
+
+    private void streamReceiver() throws IOException {
+        Path dir = root.resolve("org/fjm2/norm/StreamReceiverFuzzTestInputs/structuredStream");
+        for (StreamMessageSynth.Seed s : StreamMessageSynth.seeds()) {
+            write(dir, s.name(), s.program());
+        }
     }
 
     // ---- seeds as synth programs ----------------------------------------------------------------------------------

@@ -69,8 +69,13 @@ public final class SessionUnderFuzz implements AutoCloseable {
 
     /** Opens a session with a fixed back-off seed whose listener reads every byte it is given. */
     public static SessionUnderFuzz open(NormConfig config, long seed) {
+        return open(config, seed, new NormListener() { });
+    }
+
+    /** Like {@link #open(NormConfig, long)}, and {@code streams} also hears every stream event. */
+    public static SessionUnderFuzz open(NormConfig config, long seed, NormListener streams) {
         AtomicReference<InMemoryTransport> created = new AtomicReference<>();
-        ReadingListener listener = new ReadingListener();
+        ReadingListener listener = new ReadingListener(streams);
         try {
             NormSession session = NormSession.open(config, listener, seed,
                     InMemoryTransport.factory(InMemoryTransport::discard, created::set));
@@ -150,8 +155,35 @@ public final class SessionUnderFuzz implements AutoCloseable {
 
     /** Touches every byte delivered, so a buffer released or sliced wrongly by the receiver fails here. */
     private static final class ReadingListener implements NormListener {
+        private final NormListener streams;
         private volatile boolean sentAny;
         private volatile int firstSentObjectId;
+
+        ReadingListener(NormListener streams) {
+            this.streams = streams;
+        }
+
+        @Override
+        public void onStreamOpened(RemoteSenderInfo sender, int streamId, long offset) {
+            streams.onStreamOpened(sender, streamId, offset);
+        }
+
+        @Override
+        public void onStreamData(RemoteSenderInfo sender, int streamId, long offset, ByteBuf data, int messageStart) {
+            ByteBufUtil.hashCode(data);
+            streams.onStreamData(sender, streamId, offset, data, messageStart);
+        }
+
+        @Override
+        public void onStreamGap(RemoteSenderInfo sender, int streamId, long offset, long bytes) {
+            streams.onStreamGap(sender, streamId, offset, bytes);
+        }
+
+        @Override
+        public void onStreamClosed(RemoteSenderInfo sender, int streamId, long offset,
+                                   org.fjm2.norm.api.LossReason reason) {
+            streams.onStreamClosed(sender, streamId, offset, reason);
+        }
 
         @Override
         public void onTxObjectStarted(long ticket, int objectId) {
