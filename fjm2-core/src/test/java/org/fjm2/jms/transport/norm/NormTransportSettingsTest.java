@@ -46,11 +46,19 @@ class NormTransportSettingsTest {
                 .isLessThanOrEqualTo(65_507);
     }
 
+    /** Issue 19: a URL that sets nothing gets the rate search under receiver-paced flow control, up to 10g. */
     @Test
-    void rateControlIsFixedUnlessAdaptiveIsAsked() {
-        assertThat(config("interface=lo").rateControl()).isEqualTo(NormConfig.RateControl.FIXED);
+    void byDefaultTheRateIsFoundUnderFlowControlUnlessFixedOrAdaptiveIsAsked() {
+        NormConfig defaults = config("interface=lo");
+        assertThat(defaults.rateControl()).isEqualTo(NormConfig.RateControl.AUTO);
+        assertThat(defaults.receiverFlowControl()).isTrue();
+        assertThat(defaults.txRate()).isEqualTo(10_000_000_000L);
+        assertThat(defaults.windowSilence()).isEqualTo(NormConfig.DEFAULT_WINDOW_SILENCE);
+        assertThat(config("interface=lo&rateControl=fixed").rateControl()).isEqualTo(NormConfig.RateControl.FIXED);
         assertThat(config("interface=lo&rateControl=adaptive").rateControl())
                 .isEqualTo(NormConfig.RateControl.ADAPTIVE);
+        assertThat(config("interface=lo&flowControl=false&windowSilence=0.5").receiverFlowControl()).isFalse();
+        assertThat(config("interface=lo&windowSilence=0.5").windowSilence()).isEqualTo(java.time.Duration.ofMillis(500));
     }
 
     /** The URL reads quantities in the one grammar of every FJM2 command (issue 20): units or plain numbers. */
