@@ -32,6 +32,16 @@ class AutoRateControllerTest {
     }
 
     @Test
+    void anInflatedGrttDoesNotSlowTheSearchBeyondOneStepPerFiveMilliseconds() {
+        AutoRateController c = new AutoRateController(CEILING);
+        long grtt = 200_000_000L;
+        for (int i = 0; i < 10; i++) {
+            c.onProgress(i * AutoRateController.MAX_STEP_NANOS, grtt);
+        }
+        assertThat(c.rateBitsPerSecond()).isEqualTo(Math.min(CEILING, AutoRateController.START_BITS_PER_SECOND << 10));
+    }
+
+    @Test
     void aLowCeilingIsWhereItStarts() {
         assertThat(new AutoRateController(1_000_000L).rateBitsPerSecond()).isEqualTo(1_000_000L);
     }
