@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.netty.util.collection.IntObjectHashMap;
 import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormCounters.Counter;
 import org.fjm2.norm.fec.BlockDecoder;
 import org.fjm2.norm.protocol.ProtocolContext;
@@ -28,8 +29,6 @@ public final class RemoteSenderTable {
     private final int capacity;
     private final ReceiveBudget budget;
     private final ReceiveWindow receiveWindow;
-    /** Room for a data message's NORM header around its segment (common header, FEC payload id, FTI extension). */
-    static final int LARGEST_HEADER = 64;
     private final ReceiverScratch scratch = new ReceiverScratch();
     private final IntObjectHashMap<RemoteSender> byNodeId = new IntObjectHashMap<>();
     private long evicted;
@@ -44,7 +43,7 @@ public final class RemoteSenderTable {
         this.capacity = ctx.config().maxRemoteSenders();
         this.budget = new ReceiveBudget(ctx.config().receiveBufferBytes());
         this.receiveWindow = new ReceiveWindow(receiveBufferGranted, ctx.config().receiveBuffer(),
-                ctx.config().segmentSize() + LARGEST_HEADER);
+                ctx.config().segmentSize() + NormConfig.DATAGRAM_HEADER_ROOM);
     }
 
     /** End of a read batch: flow-controlled senders hear how far we read. */

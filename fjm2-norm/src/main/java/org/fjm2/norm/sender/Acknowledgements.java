@@ -287,7 +287,7 @@ final class Acknowledgements {
         boolean any = false;
         for (int i = receiverList.size() - 1; i >= 0; i--) {
             Receiver r = receiverList.get(i);
-            if (!r.reportsWindow || r.windowIgnored || r.windowBytes - inFlight.chargeAfter(r.readSequence) > 0) {
+            if (!windowFull(r, inFlight)) {
                 continue;
             }
             if (nowNanos - r.lastHeardNanos >= windowSilenceNanos) {
@@ -319,13 +319,17 @@ final class Acknowledgements {
         return any;
     }
 
+    /** Whether the receiver's window is paced for and has no room left. */
+    private static boolean windowFull(Receiver r, InFlight inFlight) {
+        return r.reportsWindow && !r.windowIgnored && r.windowBytes - inFlight.chargeAfter(r.readSequence) <= 0;
+    }
+
     /** When the receiver heard from least recently among those whose window is full and still held was last heard. */
     long oldestFullWindowHeard(InFlight inFlight, long nowNanos) {
         long oldest = nowNanos;
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
-            if (r.reportsWindow && !r.windowIgnored && r.windowBytes - inFlight.chargeAfter(r.readSequence) <= 0
-                    && r.lastHeardNanos - oldest < 0) {
+            if (windowFull(r, inFlight) && r.lastHeardNanos - oldest < 0) {
                 oldest = r.lastHeardNanos;
             }
         }

@@ -22,7 +22,6 @@ public final class AdaptiveRateController extends PacedRateController {
     static final double FLOOR_FRACTION = 1.0 / 64;
 
     private final long ceiling;
-    private final long floor;
     private double rate;
     private final LossBackoff backoff;
     private boolean lossSinceRound;
@@ -30,8 +29,7 @@ public final class AdaptiveRateController extends PacedRateController {
     public AdaptiveRateController(long ceilingBitsPerSecond) {
         super(ceilingBitsPerSecond);
         this.ceiling = ceilingBitsPerSecond;
-        this.floor = Math.max(8_000L, (long) (ceilingBitsPerSecond * FLOOR_FRACTION));
-        this.backoff = new LossBackoff(DECREASE, floor);
+        this.backoff = new LossBackoff(DECREASE, Math.max(8_000L, (long) (ceilingBitsPerSecond * FLOOR_FRACTION)));
         this.rate = ceilingBitsPerSecond;
     }
 

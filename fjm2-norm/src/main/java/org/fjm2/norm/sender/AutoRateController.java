@@ -47,7 +47,6 @@ public final class AutoRateController extends PacedRateController {
     static final long MAX_STEP_NANOS = 5_000_000L;
 
     private final long ceiling;
-    private final long floor;
     private double rate;
     private boolean slowStart = true;
     private boolean stepped;
@@ -62,8 +61,7 @@ public final class AutoRateController extends PacedRateController {
     public AutoRateController(long ceilingBitsPerSecond) {
         super(Math.min(ceilingBitsPerSecond, START_BITS_PER_SECOND));
         this.ceiling = ceilingBitsPerSecond;
-        this.floor = Math.max(8_000L, (long) (ceilingBitsPerSecond * FLOOR_FRACTION));
-        this.backoff = new LossBackoff(DECREASE, floor);
+        this.backoff = new LossBackoff(DECREASE, Math.max(8_000L, (long) (ceilingBitsPerSecond * FLOOR_FRACTION)));
         this.rate = pacer.rate();
     }
 
