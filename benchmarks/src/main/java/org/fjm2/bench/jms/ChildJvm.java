@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -27,6 +28,11 @@ public final class ChildJvm implements AutoCloseable {
     public static final String CHILD_HEAP = "-Xmx1g";
     /** Lines of standard error kept for failure messages. */
     static final int STDERR_TAIL = 30;
+    /**
+     * Environment variable naming a directory where every child's whole standard error is written too (one file per
+     * child, named by its process id), for looking into a run after the fact, e.g. with FJM2_LOG_LEVEL=DEBUG.
+     */
+    public static final String STDERR_DIRECTORY_ENV = "FJM2_BENCH_CHILD_LOGS";
     /** How long close() waits for a child to exit before it kills it. */
     static final Duration EXIT_GRACE = Duration.ofSeconds(10);
 
@@ -35,10 +41,20 @@ public final class ChildJvm implements AutoCloseable {
     private final PrintWriter stdin;
     private final BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
     private final Deque<String> stderrTail = new ArrayDeque<>();
+    private final PrintWriter stderrCopy;
 
-    private ChildJvm(String description, Process process) {
+    private ChildJvm(String description, Process process) throws IOException {
         this.description = description;
         this.process = process;
+        String directory = System.getenv(STDERR_DIRECTORY_ENV);
+        if (directory == null || directory.isBlank()) {
+            this.stderrCopy = null;
+        } else {
+            Path file = Path.of(directory).resolve("child-" + process.pid() + ".log");
+            Files.createDirectories(file.getParent());
+            this.stderrCopy = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), true);
+            stderrCopy.println(description);
+        }
         this.stdin = new PrintWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8), true);
         pump(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)), false);
         pump(new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)), true);
@@ -82,6 +98,9 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     private synchronized void keepStderr(String line) {
+        if (stderrCopy != null) {
+            stderrCopy.println(line);
+        }
         if (stderrTail.size() == STDERR_TAIL) {
             stderrTail.removeFirst();
         }

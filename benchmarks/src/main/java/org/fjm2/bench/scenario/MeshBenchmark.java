@@ -224,11 +224,15 @@ public final class MeshBenchmark implements Callable<Integer> {
             Files.createDirectories(logs);
             for (JavaProcess p : processes) {
                 p.close();
-                Files.write(logs.resolve(mode + "-" + p.toString().replaceAll("[^A-Za-z0-9@.-]", "_") + ".log"),
-                        p.allLines());
+                List<String> log = new ArrayList<>(p.allLines());
+                log.addAll(p.stderrTail());
+                Files.write(logs.resolve(mode + "-" + p.toString().replaceAll("[^A-Za-z0-9@.-]", "_") + ".log"), log);
             }
         }
     }
+
+    /** How often the daemons' status lines are looked at while waiting for their peers to answer. */
+    private static final long STATUS_POLL_MILLIS = 200;
 
     /** Waits until each daemon logged a status line in which every peer answers (at most 60 s). */
     private static void awaitPeersAnswering(List<JavaProcess> tunnels) throws InterruptedException {
@@ -239,13 +243,13 @@ public final class MeshBenchmark implements Callable<Integer> {
                 if (s.split("\\| ").length == 3 && !s.contains(" waiting ") && !s.contains(" silent ")) {
                     break;
                 }
-                t.pollLine(Pattern.compile(": lan in "), Duration.ofSeconds(1));
+                Thread.sleep(STATUS_POLL_MILLIS);
             }
         }
     }
 
     private static String lastStatus(JavaProcess t) {
-        List<String> lines = t.allLines().stream().filter(l -> l.contains(": lan in ")).toList();
+        List<String> lines = t.stderrTail().stream().filter(l -> l.contains(": lan in ")).toList();
         return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
     }
 

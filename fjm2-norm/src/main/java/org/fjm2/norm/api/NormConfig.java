@@ -178,6 +178,14 @@ public final class NormConfig {
      * repairs: the cache still keeps what it has not acknowledged until the receiver silence).
      */
     public static final Duration DEFAULT_WINDOW_SILENCE = Duration.ofMillis(150);
+    /**
+     * Receiver-paced flow control keeps at most about this much queued for a receiver beyond its path's round trip:
+     * its window is bounded by what it reads in its least round-trip time plus this delay (at least 512 KiB). A
+     * socket buffer of many megabytes filled for a receiver that reads slowly would otherwise be a queue of seconds
+     * that every probe, NACK and repair waits in. Longer lets a receiver starved of CPU for longer moments keep its
+     * pace; shorter keeps latency and repair times lower.
+     */
+    public static final Duration DEFAULT_FLOW_DELAY = Duration.ofMillis(25);
     /** The least silence, in GRTTs, that suspends a receiver (a WAN's round trip is longer than the default). */
     public static final int RECEIVER_SILENCE_GRTTS = 8;
 
@@ -245,6 +253,7 @@ public final class NormConfig {
     private final Duration receiverSilence;
     private final boolean receiverFlowControl;
     private final Duration windowSilence;
+    private final Duration flowDelay;
     private final RateControl rateControl;
     private final boolean silentReceiver;
     private final org.fjm2.norm.security.PacketProtection.Mode protection;
@@ -291,6 +300,7 @@ public final class NormConfig {
         this.receiverSilence = b.receiverSilence;
         this.receiverFlowControl = b.receiverFlowControl;
         this.windowSilence = b.windowSilence;
+        this.flowDelay = b.flowDelay;
         this.rateControl = b.rateControl;
         this.silentReceiver = b.silentReceiver;
         this.protection = b.protection;
@@ -342,6 +352,7 @@ public final class NormConfig {
         b.receiverSilence = receiverSilence;
         b.receiverFlowControl = receiverFlowControl;
         b.windowSilence = windowSilence;
+        b.flowDelay = flowDelay;
         b.rateControl = rateControl;
         b.silentReceiver = silentReceiver;
         b.protection = protection;
@@ -400,6 +411,7 @@ public final class NormConfig {
     public boolean receiverFlowControl() { return receiverFlowControl; }
     /** How long a receiver with a full window may say nothing before the sender stops pacing for it. */
     public Duration windowSilence() { return windowSilence; }
+    public Duration flowDelay() { return flowDelay; }
     public RateControl rateControl() { return rateControl; }
     /** A silent receiver never sends NACKs or ACKs (it takes what FEC and others' repairs give it). */
     public boolean silentReceiver() { return silentReceiver; }
@@ -457,6 +469,7 @@ public final class NormConfig {
         private Duration receiverSilence = DEFAULT_RECEIVER_SILENCE;
         private boolean receiverFlowControl = DEFAULT_RECEIVER_FLOW_CONTROL;
         private Duration windowSilence = DEFAULT_WINDOW_SILENCE;
+        private Duration flowDelay = DEFAULT_FLOW_DELAY;
         private RateControl rateControl = DEFAULT_RATE_CONTROL;
         private boolean silentReceiver;
         private org.fjm2.norm.security.PacketProtection.Mode protection;
@@ -512,6 +525,7 @@ public final class NormConfig {
         public Builder receiverSilence(Duration v) { this.receiverSilence = v; return this; }
         public Builder receiverFlowControl(boolean v) { this.receiverFlowControl = v; return this; }
         public Builder windowSilence(Duration v) { this.windowSilence = v; return this; }
+        public Builder flowDelay(Duration v) { this.flowDelay = v; return this; }
         public Builder rateControl(RateControl v) { this.rateControl = v; return this; }
         public Builder silentReceiver(boolean v) { this.silentReceiver = v; return this; }
         public Builder streamBufferBytes(long v) { this.streamBufferBytes = v; return this; }
@@ -574,6 +588,7 @@ public final class NormConfig {
             require(receiverTimeout.toMillis() > 0, "receiverTimeout", "must be positive");
             require(receiverSilence.toMillis() > 0, "receiverSilence", "must be positive");
             require(windowSilence.toMillis() > 0, "windowSilence", "must be positive");
+            require(flowDelay.toMillis() > 0, "flowDelay", "must be positive");
             require(rateControl != null, "rateControl", "must be fixed, adaptive or auto");
             require(protection == null || groupKey != null, "keyFile", "group security needs a key");
             require(streamBufferBytes >= 64 * 1024 && streamBufferBytes <= (1L << 30), "streamBufferBytes",

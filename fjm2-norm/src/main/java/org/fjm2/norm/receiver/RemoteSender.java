@@ -15,6 +15,7 @@ import org.fjm2.norm.codec.Quantizer;
 import org.fjm2.norm.fec.BlockDecoder;
 import org.fjm2.norm.protocol.ProtocolContext;
 import org.fjm2.norm.protocol.RemoteEvent;
+import org.fjm2.norm.protocol.GrttTimer;
 import org.fjm2.norm.protocol.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,7 +76,7 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final RxStreams streams;
 
     // NACK cycle.
-    private final Timer repairTimer;
+    private final GrttTimer repairTimer;
     private boolean backoff;
     private boolean holdoff;
     private final Timer ccTimer;
@@ -121,7 +122,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         this.backoffFactor = config.backoffFactor();
         this.groupSize = config.groupSize();
         // Constant names: a forged sender id must cost as little as possible (no strings built per sender).
-        this.repairTimer = new Timer("receiver-nack", this::onRepairTimer);
+        this.repairTimer = new GrttTimer("receiver-nack", ctx, this::grttNanos, this::onRepairTimer);
         this.ccTimer = new Timer("receiver-cc", this::onCcTimer);
         this.ackTimer = new Timer("receiver-ack", this::sendAckFlush);
         this.activityTimer = new Timer("receiver-activity", this::onActivityTimer);
@@ -384,7 +385,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         if (wantsFeedback && !config.silentReceiver() && !ccTimer.isActive()) {
             double max = Math.min(grtt * Math.max(backoffFactor, 4), PROBE_ANSWER_MAX_DELAY_SECONDS);
-            ctx.timers().schedule(ccTimer, ctx.nanoTime() + (long) (backoffSeconds(max) * 1e9));
+            ctx.timers().schedule(ccTimer, ctx.nanoTime() + (long) (backoffDelay(max) * 1e9));
         }
     }
 
@@ -397,15 +398,15 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         backoff = true;
         overheard.clear();
-        double max = grtt * backoffFactor;
-        ctx.timers().schedule(repairTimer, ctx.nanoTime() + (long) (backoffSeconds(max) * 1e9));
+        repairTimer.schedule(ctx.nanoTime(), backoffDelay(backoffFactor));     // in GRTTs
     }
 
     /**
      * RFC 5740 NACK back-off: a truncated exponential over [0, max] whose shape depends on the group size, so that
-     * in large groups a few receivers answer early and the rest are suppressed.
+     * in large groups a few receivers answer early and the rest are suppressed. In the unit of {@code max} (seconds
+     * or GRTTs: the draw scales with it).
      */
-    private double backoffSeconds(double max) {
+    private double backoffDelay(double max) {
         if (max <= 0) {
             return 0;
         }
@@ -429,7 +430,7 @@ public final class RemoteSender implements RemoteSenderInfo {
             ctx.counters().increment(Counter.NACKS_SUPPRESSED);
         }
         holdoff = true;
-        ctx.timers().schedule(repairTimer, ctx.nanoTime() + (long) (grttNanos() * (backoffFactor + 2.0)));
+        repairTimer.schedule(ctx.nanoTime(), backoffFactor + 2.0);
     }
 
     /** Whether anything the sender has sent so far (up to its transmit position) is missing here. */
@@ -572,7 +573,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         if (reason == LossReason.SESSION_CLOSED && !config.silentReceiver()) {
             feedback.sendLeave();
         }
-        ctx.timers().cancel(repairTimer);
+        repairTimer.cancel();
         ctx.timers().cancel(ccTimer);
         ctx.timers().cancel(ackTimer);
         ctx.timers().cancel(activityTimer);

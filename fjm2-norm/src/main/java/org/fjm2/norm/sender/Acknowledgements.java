@@ -61,6 +61,10 @@ final class Acknowledgements {
         boolean windowIgnored;
         /** When its {@link #readSequence} last moved. */
         long readProgressNanos;
+        /** How fast it reads (null until it reports with the charges known: see {@link #onWindowReport}). */
+        DrainRate drain;
+        /** Its smallest round-trip time measured: the path's own delay, without the queues we build. */
+        long minRttNanos = Long.MAX_VALUE;
 
         Receiver(int nodeId, long nowNanos) {
             this.nodeId = nodeId;
@@ -80,6 +84,12 @@ final class Acknowledgements {
      * that reads nothing is handled by the stall rules instead.
      */
     static final long MIN_WINDOW_BYTES = 1;
+    /**
+     * Least window the delay bound leaves a receiver (see {@link #flowRoom(InFlight, long)}): reports come at least
+     * every 5 ms while data flows, so this lets a sender move 100 MB/s whatever a receiver's measured pace says, and
+     * a receiver measured slow while the sender itself was slow is never held to that.
+     */
+    static final long MIN_DELAY_WINDOW_BYTES = 512 * 1024;
     /** Receivers dropped for making no progress, remembered so that only an acknowledgement tracks them again. */
     static final int MAX_STALLED_REMEMBERED = 1024;
 
@@ -231,10 +241,25 @@ final class Acknowledgements {
      * not tracked (dropped for making no progress: only an acknowledgement brings it back).
      */
     boolean onWindowReport(int nodeId, int readSequence, long windowBytes, long nowNanos) {
+        return onWindowReport(nodeId, readSequence, windowBytes, nowNanos, null);
+    }
+
+    /**
+     * The same, and with {@code inFlight} given, what it read since its previous report feeds its {@link DrainRate}
+     * (see {@link #flowRoom(InFlight, long)}).
+     */
+    boolean onWindowReport(int nodeId, int readSequence, long windowBytes, long nowNanos, InFlight inFlight) {
         heardFrom(nodeId, nowNanos, false);
         Receiver r = receivers.get(nodeId);
         if (r == null) {
             return false;
+        }
+        if (inFlight != null) {
+            if (r.drain == null) {
+                r.drain = new DrainRate();
+            }
+            long read = r.reportsWindow ? inFlight.chargeAfter(r.readSequence) - inFlight.chargeAfter(readSequence) : 0;
+            r.drain.onRead(read >= 0 && read < Integer.MAX_VALUE ? read : 0, nowNanos);
         }
         if (!r.reportsWindow || r.readSequence != readSequence) {
             r.readProgressNanos = nowNanos;
@@ -265,15 +290,45 @@ final class Acknowledgements {
      * reports a window.
      */
     long flowRoom(InFlight inFlight) {
+        return flowRoom(inFlight, Long.MAX_VALUE);
+    }
+
+    /**
+     * The same, with each receiver's window bounded by what it reads in its round trip plus {@code queueDelayNanos}
+     * (at least {@link #MIN_DELAY_WINDOW_BYTES}): a socket buffer of many megabytes filled by a receiver that reads
+     * a few megabytes a second is a queue of seconds, which every probe, NACK and repair waits in (the sender's GRTT
+     * grows with it, and with the GRTT every repair timer). Bounded so, the queue holds about {@code queueDelayNanos}
+     * of reading, and a receiver that keeps up never meets the bound: the window exceeds what is in flight by what it
+     * reads in that delay.
+     */
+    long flowRoom(InFlight inFlight, long queueDelayNanos) {
         flowChanged = false;
         long room = Long.MAX_VALUE;
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
             if (r.reportsWindow && !r.windowIgnored) {
-                room = Math.min(room, r.windowBytes - inFlight.chargeAfter(r.readSequence));
+                room = Math.min(room, delayBoundedWindow(r, queueDelayNanos) - inFlight.chargeAfter(r.readSequence));
             }
         }
         return room == Long.MAX_VALUE ? room : Math.max(0, room);
+    }
+
+    private static long delayBoundedWindow(Receiver r, long queueDelayNanos) {
+        long bytesPerSecond = r.drain == null ? -1 : r.drain.bytesPerSecond();
+        if (bytesPerSecond < 0 || queueDelayNanos == Long.MAX_VALUE) {
+            return r.windowBytes;
+        }
+        long budget = queueDelayNanos + (r.minRttNanos == Long.MAX_VALUE ? 0 : r.minRttNanos);
+        long bound = (long) (bytesPerSecond * (budget / 1e9));
+        return Math.min(r.windowBytes, Math.max(MIN_DELAY_WINDOW_BYTES, bound));
+    }
+
+    /** A round-trip time measured to a receiver (its least is kept: see {@link #flowRoom(InFlight, long)}). */
+    void onRtt(int nodeId, long rttNanos) {
+        Receiver r = receivers.get(nodeId);
+        if (r != null && rttNanos >= 0 && rttNanos < r.minRttNanos) {
+            r.minRttNanos = rttNanos;
+        }
     }
 
     /**

@@ -117,7 +117,7 @@ final class FeedbackHandler {
         }
         long now = ctx.nanoTime();
         long windowBytes = (long) FlowReport.windowUnits(ack) * FlowReport.WINDOW_UNIT;
-        if (!acks.onWindowReport(ack.sourceId(), FlowReport.readSequence(ack), windowBytes, now)) {
+        if (!acks.onWindowReport(ack.sourceId(), FlowReport.readSequence(ack), windowBytes, now, flow)) {
             return;
         }
         if ((FlowReport.flags(ack) & FlowReport.FLAG_RELEASED) != 0) {
@@ -139,6 +139,7 @@ final class FeedbackHandler {
         }
         if (rttMicros >= 0 && rttMicros < config.grttMax().toNanos() / 1000 * 4) {
             grtt.onRtt(rttMicros / 1e6, ctx.nanoTime());
+            acks.onRtt(feedback.sourceId(), rttMicros * 1000);
             if (grtt.takeRaised()) {
                 probes.soon(ctx.nanoTime());    // a larger RTT may be one slow moment: measure again soon
             }

@@ -119,7 +119,7 @@ final class FlowWindow implements Acknowledgements.InFlight {
     boolean open(long now) {
         if (acks.flowChanged()) {
             baseCharge = totalCharge;
-            room = acks.flowRoom(this);
+            room = acks.flowRoom(this, config.flowDelay().toNanos());
             reportsRule |= room != Long.MAX_VALUE;
         }
         if (!reportsRule && room == Long.MAX_VALUE) {

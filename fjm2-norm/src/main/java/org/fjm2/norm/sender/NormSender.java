@@ -81,7 +81,9 @@ public final class NormSender {
         SenderPackets packets = new SenderPackets(ctx, instanceId, grtt, parityEncoder);
         RepairScheduler repairs = new RepairScheduler(ctx, window, grtt);
         CacheEviction eviction = new CacheEviction(ctx, window, queues, admission, acks, grtt);
-        ProbeSchedule probes = new ProbeSchedule(ctx, state::isIdle);
+        // Probing goes on while a round waits for acknowledgements: a GRTT inflated at the end of a burst must come down
+        // for the repairs that round may need (their timers scale with it), and only answered probes bring it down.
+        ProbeSchedule probes = new ProbeSchedule(ctx, () -> state.isIdle() && !acks.roundActive());
         this.streams = new StreamSender(ctx, instanceId, grtt, rate, probes, parityEncoder, () -> window.count() == 0);
         repairs.ignore(id -> streams.handles(id, window.count() == 0));
         this.rounds = new WatermarkRounds(ctx, state, acks, window, queues, admission, grtt, rate, packets, eviction,

@@ -5,8 +5,8 @@ import org.fjm2.norm.api.NormCounters.Counter;
 import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.RepairRequestReader;
+import org.fjm2.norm.protocol.GrttTimer;
 import org.fjm2.norm.protocol.ProtocolContext;
-import org.fjm2.norm.protocol.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +27,7 @@ final class RepairScheduler {
     private final GrttEstimator grtt;
     private final int backoffFactor;
     private final RepairRequestReader requestReader = new RepairRequestReader();
-    private final Timer repairTimer;
+    private final GrttTimer repairTimer;
     private boolean holdoff;
     /** Symbols one NACK may make the sender look at; what a NACK names beyond it is ignored (counted). */
     static final int MAX_WORK_PER_NACK = 1 << 17;
@@ -49,7 +49,7 @@ final class RepairScheduler {
         this.window = window;
         this.grtt = grtt;
         this.backoffFactor = config.backoffFactor();
-        this.repairTimer = new Timer("sender-repair", this::onRepairTimer);
+        this.repairTimer = new GrttTimer("sender-repair", ctx, grtt::advertisedNanos, this::onRepairTimer);
     }
 
     /** Requests naming these object ids are left alone (they are the stream's). */
@@ -92,9 +92,7 @@ final class RepairScheduler {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
         }
         if (applied && !holdoff && !repairTimer.isActive()) {
-            long aggregate = (config.parity() > 0 || backoffFactor > 0)
-                    ? (long) (grtt.advertisedNanos() * (backoffFactor + 1.0)) : 0L;
-            ctx.timers().schedule(repairTimer, now + aggregate);
+            repairTimer.schedule(now, config.parity() > 0 || backoffFactor > 0 ? backoffFactor + 1.0 : 0.0);
         }
         if (applied && holdoff) {
             ctx.wakeTransmitter();
@@ -341,7 +339,7 @@ final class RepairScheduler {
             LOG.debug("repairs activated; first pending object {}, grtt {} ms", first == null ? -1 : first.objectId,
                     grtt.advertised() * 1e3);
         }
-        ctx.timers().schedule(repairTimer, ctx.nanoTime() + grtt.advertisedNanos());
+        repairTimer.schedule(ctx.nanoTime(), 1.0);
         ctx.wakeTransmitter();
     }
 }

@@ -74,4 +74,48 @@ class AcknowledgementsFlowTest {
                 .isFalse();
         assertThat(acks.flowRoom(inFlight)).isEqualTo(Long.MAX_VALUE);
     }
+
+    /**
+     * A receiver with a socket buffer of 16 MB that reads 1 MB/s: its window is bounded by what it reads in its round
+     * trip plus the queue delay (here 100 ms of RTT and 400 ms of queue: 500,000 bytes), not the 16 MB that would be
+     * a queue of 16 s; a receiver that reads 2 MB/s is bounded by its own pace.
+     */
+    @Test
+    void aSlowReceiversWindowIsBoundedByWhatItReadsInTheQueueDelay() {
+        long queueDelay = 400 * MS;
+        long[] sent = {0};     // cumulative charge after sequence s: 1,000 bytes each
+        Acknowledgements.InFlight charges = read -> Math.max(0, sent[0] - (read + 1) * 1000L);
+        int slowRead = 0;
+        int fastRead = 0;
+        for (long t = 0; t <= 200 * MS; t += 10 * MS) {
+            slowRead += 10;             // 10,000 bytes per 10 ms: 1 MB/s
+            fastRead += 20;             // 20,000 bytes per 10 ms: 2 MB/s
+            sent[0] = (fastRead + 1) * 1000L;
+            acks.onWindowReport(1, slowRead, 16_000_000, t, charges);
+            acks.onWindowReport(2, fastRead, 16_000_000, t, charges);
+        }
+        acks.onRtt(1, 100 * MS);
+        acks.onRtt(2, 100 * MS);
+        acks.onRtt(2, 300 * MS);       // the least is kept
+        long slowInFlight = charges.chargeAfter(slowRead);
+        long bound = Math.max(Acknowledgements.MIN_DELAY_WINDOW_BYTES, 1_000_000 * 500 / 1000);
+        assertThat(acks.flowRoom(charges, queueDelay)).isEqualTo(Math.max(0, bound - slowInFlight));
+        assertThat(acks.flowRoom(charges, Long.MAX_VALUE)).as("without the bound: the socket buffer")
+                .isEqualTo(16_000_000 - slowInFlight);
+
+        acks.leave(1);
+        assertThat(acks.flowRoom(charges, queueDelay)).as("2 MB/s x 500 ms")
+                .isEqualTo(1_000_000 - charges.chargeAfter(fastRead));
+    }
+
+    @Test
+    void aReportAfterAPauseStartsANewMeasurementInsteadOfCountingTheIdleTime() {
+        DrainRate drain = new DrainRate();
+        drain.onRead(0, 0);
+        drain.onRead(100_000, 10 * MS);             // 10 MB/s
+        assertThat(drain.bytesPerSecond()).isEqualTo(10_000_000);
+        drain.onRead(1_000, 2_000 * MS);            // two idle seconds: no sample
+        drain.onRead(1_000, 2_010 * MS);
+        assertThat(drain.bytesPerSecond()).as("the best recent interval, not the idle one").isEqualTo(10_000_000);
+    }
 }

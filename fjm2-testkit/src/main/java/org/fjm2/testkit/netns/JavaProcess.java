@@ -23,8 +23,10 @@ import java.util.regex.Pattern;
  */
 public final class JavaProcess implements AutoCloseable {
 
-    /** Lines of standard error kept for failure messages. */
-    static final int STDERR_TAIL_LINES = 40;
+    /** Lines of standard error kept (status lines of long-running daemons among them). */
+    static final int STDERR_TAIL_LINES = 200;
+    /** Of those, lines shown in failure messages. */
+    static final int DIAGNOSTIC_STDERR_LINES = 40;
     /** How long {@link #close()} waits after SIGTERM before SIGKILL. */
     static final Duration TERMINATION_GRACE = Duration.ofSeconds(5);
 
@@ -97,6 +99,11 @@ public final class JavaProcess implements AutoCloseable {
         return all;
     }
 
+    /** The last {@value #STDERR_TAIL_LINES} standard-error lines (where the CLI's logs go). */
+    public synchronized List<String> stderrTail() {
+        return new ArrayList<>(stderrTail);
+    }
+
     /** Waits for the process to end; returns its exit code, or empty if it still runs after {@code timeout}. */
     public Optional<Integer> waitFor(Duration timeout) throws InterruptedException {
         return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS) ? Optional.of(process.exitValue()) : Optional.empty();
@@ -113,7 +120,8 @@ public final class JavaProcess implements AutoCloseable {
     /** What it printed, whether it runs, and its last standard-error lines. */
     public synchronized String diagnostics() {
         return (process.isAlive() ? "still running" : "exited with " + process.exitValue())
-                + ", stdout so far " + seen + ", stderr tail " + stderrTail;
+                + ", stdout so far " + seen + ", stderr tail "
+                + stderrTail.stream().skip(Math.max(0, stderrTail.size() - DIAGNOSTIC_STDERR_LINES)).toList();
     }
 
     @Override

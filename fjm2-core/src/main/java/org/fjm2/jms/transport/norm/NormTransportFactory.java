@@ -70,6 +70,7 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("senderTimeout", seconds(NormConfig.DEFAULT_SENDER_TIMEOUT), "Seconds of silence after which a remote sender is gone."),
             p("receiverTimeout", seconds(NormConfig.DEFAULT_RECEIVER_TIMEOUT), "Seconds of silence after which a subscriber's node is no longer waited for (flow control)."),
             p("windowSilence", seconds(NormConfig.DEFAULT_WINDOW_SILENCE), "Seconds a subscriber's node whose receive window is full may say nothing before the publisher stops pacing for it (flowControl): what a subscriber killed without a word costs the others in delivery gap; a starved one catches up by repairs."),
+            p("flowDelay", seconds(NormConfig.DEFAULT_FLOW_DELAY), "Seconds of reading the publisher keeps queued for a subscriber beyond its round trip (flowControl): bounds the queue a large socket buffer would otherwise hold for a slow subscriber, and with it latency and repair times."),
             p("receiverSilence", seconds(NormConfig.DEFAULT_RECEIVER_SILENCE), "Seconds a subscriber's node that answers every acknowledgement round may say nothing before the publisher stops waiting for it (until it is heard again): what a subscriber killed without a word costs the others."),
             p("maxHold", seconds(NormConfig.DEFAULT_MAX_HOLD), "Seconds a sent object waits for slow receivers' acknowledgements."),
             p("receiveBuffer", NormConfig.DEFAULT_RECEIVE_BUFFER, "SO_RCVBUF bytes."),
@@ -174,6 +175,7 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.maxHold(duration(p, "maxHold", NormConfig.DEFAULT_MAX_HOLD));
         b.receiverSilence(duration(p, "receiverSilence", NormConfig.DEFAULT_RECEIVER_SILENCE));
         b.windowSilence(duration(p, "windowSilence", NormConfig.DEFAULT_WINDOW_SILENCE));
+        b.flowDelay(duration(p, "flowDelay", NormConfig.DEFAULT_FLOW_DELAY));
         b.receiveBuffer(ParameterValues.intValue(p, "receiveBuffer", NormConfig.DEFAULT_RECEIVE_BUFFER, 1, Integer.MAX_VALUE));
         b.sendBuffer(ParameterValues.intValue(p, "sendBuffer", NormConfig.DEFAULT_SEND_BUFFER, 1, Integer.MAX_VALUE));
         b.transport(p.getOrDefault("netTransport", "auto"));

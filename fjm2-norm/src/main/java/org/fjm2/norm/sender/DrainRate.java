@@ -1,0 +1,56 @@
+package org.fjm2.norm.sender;
+
+/**
+ * How fast one receiver takes our messages off its socket, from its flow reports: bytes (as the kernel charges them)
+ * read per second over intervals of at least {@link #SAMPLE_NANOS}, the largest of the last {@link #SAMPLES}
+ * intervals. The largest, because a receiver that was descheduled for a moment reads its backlog in one go later:
+ * what it can take is its best recent pace, not its average. An interval that spans a pause in the reports (the
+ * sender had nothing to send) is not a sample: idleness is not slowness. Owned by the session's event loop.
+ */
+final class DrainRate {
+
+    /** Least length of one measured interval. */
+    static final long SAMPLE_NANOS = 10_000_000L;
+    /** Intervals the estimate takes the largest of (about 40 ms and more of history). */
+    static final int SAMPLES = 4;
+    /** Reports further apart than this are a pause, not an interval of reading. */
+    static final long PAUSE_NANOS = 50_000_000L;
+
+    private final long[] samples = new long[SAMPLES];
+    private int taken;
+    private long intervalStart;
+    private long intervalBytes;
+    private long lastReportNanos;
+    private boolean started;
+
+    /** A report said the receiver read {@code bytes} more since its previous one. */
+    void onRead(long bytes, long nowNanos) {
+        if (!started || nowNanos - lastReportNanos > PAUSE_NANOS) {
+            started = true;
+            intervalStart = nowNanos;
+            intervalBytes = 0;
+            lastReportNanos = nowNanos;
+            return;
+        }
+        lastReportNanos = nowNanos;
+        intervalBytes += bytes;
+        long length = nowNanos - intervalStart;
+        if (length >= SAMPLE_NANOS) {
+            samples[taken++ % SAMPLES] = (long) (intervalBytes * 1e9 / length);
+            intervalStart = nowNanos;
+            intervalBytes = 0;
+        }
+    }
+
+    /** Bytes per second it read at best lately, or -1 before the first interval was measured. */
+    long bytesPerSecond() {
+        if (taken == 0) {
+            return -1;
+        }
+        long best = 0;
+        for (int i = 0; i < Math.min(taken, SAMPLES); i++) {
+            best = Math.max(best, samples[i]);
+        }
+        return best;
+    }
+}
