@@ -90,6 +90,8 @@ final class Acknowledgements {
      * a receiver measured slow while the sender itself was slow is never held to that.
      */
     static final long MIN_DELAY_WINDOW_BYTES = 512 * 1024;
+    /** The delay bound allows at least this many least round trips of reading in flight. */
+    static final long RTT_HEADROOM = 2;
     /** Receivers dropped for making no progress, remembered so that only an acknowledgement tracks them again. */
     static final int MAX_STALLED_REMEMBERED = 1024;
 
@@ -295,7 +297,7 @@ final class Acknowledgements {
 
     /**
      * The same, with each receiver's window bounded by what it reads in its round trip plus {@code queueDelayNanos}
-     * (at least {@link #MIN_DELAY_WINDOW_BYTES}): a socket buffer of many megabytes filled by a receiver that reads
+     * (or in {@link #RTT_HEADROOM} round trips, whichever is more; at least {@link #MIN_DELAY_WINDOW_BYTES}): a socket buffer of many megabytes filled by a receiver that reads
      * a few megabytes a second is a queue of seconds, which every probe, NACK and repair waits in (the sender's GRTT
      * grows with it, and with the GRTT every repair timer). Bounded so, the queue holds about {@code queueDelayNanos}
      * of reading, and a receiver that keeps up never meets the bound: the window exceeds what is in flight by what it
@@ -314,11 +316,17 @@ final class Acknowledgements {
     }
 
     private static long delayBoundedWindow(Receiver r, long queueDelayNanos) {
-        long bytesPerSecond = r.drain == null ? -1 : r.drain.bytesPerSecond();
-        if (bytesPerSecond < 0 || queueDelayNanos == Long.MAX_VALUE) {
+        if (r.drain == null || queueDelayNanos == Long.MAX_VALUE) {
             return r.windowBytes;
         }
-        long budget = queueDelayNanos + (r.minRttNanos == Long.MAX_VALUE ? 0 : r.minRttNanos);
+        long minRtt = r.minRttNanos == Long.MAX_VALUE ? 0 : r.minRttNanos;
+        long bytesPerSecond = r.drain.bytesPerSecond(RTT_HEADROOM * minRtt);
+        if (bytesPerSecond < 0) {
+            return r.windowBytes;
+        }
+        // Twice the round trip at least: the window must let the pace double per round trip on a long path (a sender
+        // limited by the window measures the receiver's pace at its own, and only headroom lets it grow).
+        long budget = Math.max(minRtt + queueDelayNanos, RTT_HEADROOM * minRtt);
         long bound = (long) (bytesPerSecond * (budget / 1e9));
         return Math.min(r.windowBytes, Math.max(MIN_DELAY_WINDOW_BYTES, bound));
     }

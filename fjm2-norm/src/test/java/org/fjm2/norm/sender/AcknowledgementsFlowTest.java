@@ -113,9 +113,23 @@ class AcknowledgementsFlowTest {
         DrainRate drain = new DrainRate();
         drain.onRead(0, 0);
         drain.onRead(100_000, 10 * MS);             // 10 MB/s
-        assertThat(drain.bytesPerSecond()).isEqualTo(10_000_000);
+        assertThat(drain.bytesPerSecond(0)).isEqualTo(10_000_000);
         drain.onRead(1_000, 2_000 * MS);            // two idle seconds: no sample
         drain.onRead(1_000, 2_010 * MS);
-        assertThat(drain.bytesPerSecond()).as("the best recent interval, not the idle one").isEqualTo(10_000_000);
+        assertThat(drain.bytesPerSecond(0)).as("the 10 ms after the pause, not 2,000 bytes over 2 s")
+                .isEqualTo(100_000);
+        assertThat(drain.bytesPerSecond(3_000 * MS)).as("the best within a long horizon").isEqualTo(10_000_000);
+    }
+
+    @Test
+    void thePaceIsTheBestIntervalWithinTheHorizon() {
+        DrainRate drain = new DrainRate();
+        drain.onRead(0, 0);
+        drain.onRead(100_000, 10 * MS);             // 10 MB/s
+        for (long t = 20 * MS; t <= 500 * MS; t += 10 * MS) {
+            drain.onRead(10_000, t);                // 1 MB/s from then on
+        }
+        assertThat(drain.bytesPerSecond(0)).as("the last 40 ms").isEqualTo(1_000_000);
+        assertThat(drain.bytesPerSecond(1_000 * MS)).as("a horizon of two long round trips").isEqualTo(10_000_000);
     }
 }
