@@ -44,6 +44,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final ExceptionReports exceptionReports;
     private final TemporaryTopics temporaryTopics;
     private final MessagePaths paths;
+    private final StoreQuorum storeQuorum;
     private final ConnectionStats statistics;
     private final ConnectionMBean mbean;
     private volatile boolean closed;
@@ -68,8 +69,9 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.threads = new ConnectionThreads(node);
         this.exceptionReports = new ExceptionReports(threads.events());
         this.temporaryTopics = new TemporaryTopics(node, epoch, subscriptions);
+        this.storeQuorum = new StoreQuorum(settings.storeQuorum(), transport.localNodeId(), epoch);
         this.paths = new MessagePaths(transport, settings, epoch, startMillis, threads, counters, subscriptions,
-                deliveryBacklog, temporaryTopics::resolve, exceptionReports);
+                deliveryBacklog, temporaryTopics::resolve, exceptionReports, storeQuorum);
         this.statistics = new ConnectionStats(clientIdentity, settings.url(), counters, transport);
         this.mbean = new ConnectionMBean(settings.jmx(), node, statistics);
         mbean.register(clientIdentity.idOrNull());
@@ -106,6 +108,11 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     long epoch() {
         return epoch;
+    }
+
+    /** What stores acknowledged of this connection's PERSISTENT messages (storeQuorum). */
+    StoreQuorum storeQuorum() {
+        return storeQuorum;
     }
 
     /** The transport's counters (for tests and tools). */

@@ -4,9 +4,11 @@ import org.fjm2.norm.util.LogLimiter;
 import io.netty.buffer.ByteBuf;
 import org.fjm2.jms.message.Fjm2Message;
 import org.fjm2.jms.transport.ObjectListener;
+import org.fjm2.jms.wire.BatchFraming;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
 import org.fjm2.jms.wire.MalformedWireException;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
+import org.fjm2.jms.wire.StoreAckFlyweight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +32,11 @@ final class Inbound implements ObjectListener {
     private static final String START_OF_STREAM_LOST = "the producer's first messages, sent after this connection "
             + "started, never arrived (the start of its stream was lost)";
 
+    /** Hears the stores' acknowledgements (records on {@link StoreAckFlyweight#TOPIC}), on the receive thread. */
+    interface StoreAcknowledgements {
+        void onAck(int storeNode, StoreAckFlyweight ack);
+    }
+
     /** What the receive path needs from its connection. */
     interface Owner {
         void reportAsync(jakarta.jms.JMSException problem);
@@ -52,6 +59,9 @@ final class Inbound implements ObjectListener {
     private final List<Fjm2MessageConsumer> scratch = new ArrayList<>();
     /** Listener threads to wake once the batch being processed is queued. */
     private final PendingWakes wakes = new PendingWakes();
+    private final StoreAckFlyweight storeAck = new StoreAckFlyweight();
+    /** Set before the transport starts (then only read on the receive thread). */
+    private StoreAcknowledgements storeAcknowledgements = (node, ack) -> { };
     private final LossReports losses;
     private final LogLimiter malformedLog;
     private final LogLimiter implausibleLog;
@@ -93,6 +103,11 @@ final class Inbound implements ObjectListener {
         this.lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, nanoClock);
     }
 
+    /** Who hears the stores' acknowledgements; call before the transport starts. */
+    void storeAcknowledgements(StoreAcknowledgements listener) {
+        this.storeAcknowledgements = listener;
+    }
+
     /** Senders remembered (for tests). */
     int trackedSenders() {
         return senders.senderCount();
@@ -126,23 +141,9 @@ final class Inbound implements ObjectListener {
     }
 
     private void processBatch(int sender, ByteBuf buf) throws MalformedWireException {
-        int start = buf.readerIndex();
-        int end = buf.writerIndex();
-        if (end - start < BatchHeaderFlyweight.LENGTH) {
-            throw new MalformedWireException("object of " + (end - start) + " bytes is shorter than a batch header");
-        }
-        batchHeader.wrap(buf, start);
-        if (batchHeader.magic() != BatchHeaderFlyweight.MAGIC) {
-            throw new MalformedWireException("not an FJM2-JMS batch (magic " + Integer.toHexString(batchHeader.magic())
-                    + ")");
-        }
-        if (batchHeader.version() != BatchHeaderFlyweight.VERSION) {
-            throw new MalformedWireException("unsupported FJM2-JMS wire version " + batchHeader.version());
-        }
+        int first = BatchFraming.check(buf, batchHeader);
         long epoch = batchHeader.epoch();
         int count = batchHeader.recordCount();
-        int first = start + BatchHeaderFlyweight.LENGTH;
-        checkFraming(buf, first, end, count);
         SenderState state = senders.sender(sender, nowNanos);
         if (!state.hasEpoch || state.epoch != epoch) {
             reportPendingLoss(state, state.hasEpoch
@@ -154,26 +155,6 @@ final class Inbound implements ObjectListener {
             int length = buf.getInt(pos);
             processRecord(sender, state, buf, pos, length);
             pos += length;
-        }
-    }
-
-    private static void checkFraming(ByteBuf buf, int first, int end, int count) throws MalformedWireException {
-        if (count < 0) {
-            throw new MalformedWireException("negative record count " + count);
-        }
-        int pos = first;
-        for (int i = 0; i < count; i++) {
-            if (end - pos < 4) {
-                throw new MalformedWireException("record " + i + " of " + count + " starts past the end");
-            }
-            int length = buf.getInt(pos);
-            if (length < MessageHeaderFlyweight.FIXED_LENGTH || length > end - pos) {
-                throw new MalformedWireException("record " + i + " has bad length " + length);
-            }
-            pos += length;
-        }
-        if (pos != end) {
-            throw new MalformedWireException((end - pos) + " bytes after the last record");
         }
     }
 
@@ -200,6 +181,12 @@ final class Inbound implements ObjectListener {
         }
         if (verdict == ProducerStream.IMPLAUSIBLE) {
             dropImplausible(sender, producer, priority, sequence, previous);
+            return;
+        }
+        if (StoreAckFlyweight.isAckRecord(buf, header.topicOffset(), topicLength)) {
+            // Control traffic of the stores, not a message for consumers; acknowledgements are cumulative ranges,
+            // so a lost one costs nothing the next does not bring (no loss report to the application).
+            acceptStoreAck(sender, buf, pos, length);
             return;
         }
         SubscriptionTable.Subscription subscription = subscriptions.lookup(buf, header.topicOffset(), topicLength);
@@ -235,6 +222,18 @@ final class Inbound implements ObjectListener {
         }
         counters.messagesReceived.increment();
         subscription.fanOut(message, false, deliveryTime, scratch, wakes);
+    }
+
+    private void acceptStoreAck(int sender, ByteBuf buf, int pos, int length) {
+        try {
+            storeAcknowledgements.onAck(sender, storeAck.wrap(buf, pos, length));
+        } catch (MalformedWireException e) {
+            counters.malformedMessages.increment();
+            if (malformedLog.allow()) {
+                LOG.warn("dropped a malformed store acknowledgement from node {}: {} ({} more malformed since the last"
+                        + " line)", Integer.toUnsignedString(sender), e.getMessage(), malformedLog.takeSuppressed());
+            }
+        }
     }
 
     /** A malformed input's reason is its message; anything else is named by its class too. */
