@@ -18,7 +18,8 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
                           Map<String, String> transportParameters, long batchLingerMicros, int maxBatchBytes,
                           int consumerQueueMessages, long consumerQueueBytes, OverflowPolicy overflowPolicy,
                           boolean consumerBackPressure, long sendTimeoutMillis, ObjectMessageAllowList allowList, String clientId,
-                          int maxRedeliveries, boolean jmx, long clockSkewMillis, int storeQuorum) {
+                          int maxRedeliveries, boolean jmx, long clockSkewMillis, int storeQuorum,
+                          int lateJoin) {
 
     static ConnectionSettings parse(String url) throws JMSException {
         try {
@@ -59,9 +60,11 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
                 JmsParameters.CLOCK_SKEW_MILLIS_DEFAULT, 0, 86_400_000L);
         int storeQuorum = ParameterValues.intValue(all, JmsParameters.STORE_QUORUM,
                 JmsParameters.STORE_QUORUM_DEFAULT, 0, JmsParameters.STORE_QUORUM_MAX);
+        int lateJoin = ParameterValues.intValue(all, JmsParameters.LATE_JOIN, JmsParameters.LATE_JOIN_DEFAULT, 0,
+                JmsParameters.LATE_JOIN_MAX);
         return new ConnectionSettings(url, parsed.uri(), parsed.factory(), parsed.transportParameters(), linger,
                 maxBatch, queueMessages, queueBytes, policy, backPressure, sendTimeout, allowList,
-                clientId.isEmpty() ? null : clientId, redeliveries, jmx, clockSkew, storeQuorum);
+                clientId.isEmpty() ? null : clientId, redeliveries, jmx, clockSkew, storeQuorum, lateJoin);
     }
 
     private static String jmsNames() {

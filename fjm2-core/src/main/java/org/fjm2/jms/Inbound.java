@@ -6,9 +6,11 @@ import org.fjm2.jms.message.Fjm2Message;
 import org.fjm2.jms.transport.ObjectListener;
 import org.fjm2.jms.wire.BatchFraming;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.ControlRecords;
 import org.fjm2.jms.wire.MalformedWireException;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
 import org.fjm2.jms.wire.StoreAckFlyweight;
+import org.fjm2.jms.wire.StoreReplayFlyweight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +64,11 @@ final class Inbound implements ObjectListener {
     private final StoreAckFlyweight storeAck = new StoreAckFlyweight();
     /** Set before the transport starts (then only read on the receive thread). */
     private StoreAcknowledgements storeAcknowledgements = (node, ack) -> { };
+    private final StoreReplayFlyweight replay = new StoreReplayFlyweight();
+    private final MessageHeaderFlyweight replayedHeader = new MessageHeaderFlyweight();
+    /** Set before the transport starts; null: no late joins to serve. */
+    private LateJoins lateJoins;
+    private long ownEpoch;
     private final LossReports losses;
     private final LogLimiter malformedLog;
     private final LogLimiter implausibleLog;
@@ -106,6 +113,12 @@ final class Inbound implements ObjectListener {
     /** Who hears the stores' acknowledgements; call before the transport starts. */
     void storeAcknowledgements(StoreAcknowledgements listener) {
         this.storeAcknowledgements = listener;
+    }
+
+    /** Who waits for the stores' answers to late joins, and this connection's epoch (for noLocal). */
+    void lateJoins(LateJoins joins, long epoch) {
+        this.lateJoins = joins;
+        this.ownEpoch = epoch;
     }
 
     /** Senders remembered (for tests). */
@@ -183,11 +196,18 @@ final class Inbound implements ObjectListener {
             dropImplausible(sender, producer, priority, sequence, previous);
             return;
         }
-        if (StoreAckFlyweight.isAckRecord(buf, header.topicOffset(), topicLength)) {
+        if (ControlRecords.isAck(buf, header.topicOffset(), topicLength)) {
             // Control traffic of the stores, not a message for consumers; acknowledgements are cumulative ranges,
             // so a lost one costs nothing the next does not bring (no loss report to the application).
             acceptStoreAck(sender, buf, pos, length);
             return;
+        }
+        if (ControlRecords.isReplay(buf, header.topicOffset(), topicLength)) {
+            acceptReplay(sender, buf, pos, length);
+            return;
+        }
+        if (ControlRecords.isRequest(buf, header.topicOffset(), topicLength)) {
+            return; // for the stores
         }
         SubscriptionTable.Subscription subscription = subscriptions.lookup(buf, header.topicOffset(), topicLength);
         if (verdict != 0) {
@@ -234,6 +254,52 @@ final class Inbound implements ObjectListener {
                         + " line)", Integer.toUnsignedString(sender), e.getMessage(), malformedLog.takeSuppressed());
             }
         }
+    }
+
+    /**
+     * A store's answer to a late join: if it is for one of this connection's consumers, its messages are decoded and
+     * handed to the join, which switches the consumer to live messages once the answer is complete.
+     */
+    private void acceptReplay(int store, ByteBuf buf, int pos, int length) {
+        LateJoin join;
+        List<LateJoin.Held> messages = new ArrayList<>();
+        try {
+            replay.wrapReplay(buf, pos, length);
+            join = lateJoins == null ? null : lateJoins.find(replay.requesterNode(), replay.replayRequestId());
+            if (join == null) {
+                return;
+            }
+            Fjm2MessageConsumer consumer = join.consumer();
+            byte[] topic = consumer.topic().utf8();
+            while (replay.nextEntry()) {
+                int at = replay.entryRecordOffset();
+                replayedHeader.wrap(buf, at);
+                if (!ControlRecords.isTopic(buf, replayedHeader.topicOffset(), replayedHeader.topicLength(), topic)
+                        || expired(replayedHeader)) {
+                    continue;
+                }
+                Fjm2Message m = decoder.decode(buf, at, replay.entryRecordLength(), consumer.topic(),
+                        replay.entryEpoch());
+                if (consumer.wants(m, replay.entryEpoch() == ownEpoch)) {
+                    messages.add(new LateJoin.Held(m, replayedHeader.deliveryTime()));
+                }
+            }
+        } catch (MalformedWireException | RuntimeException e) {
+            counters.malformedMessages.increment();
+            if (malformedLog.allow()) {
+                LOG.warn("dropped a malformed store answer from node {}: {} ({} more malformed since the last line)",
+                        Integer.toUnsignedString(store), e.toString(), malformedLog.takeSuppressed());
+            }
+            return;
+        }
+        if (join.replayed(store, messages, replay.last())) {
+            lateJoins.finished(join);
+        }
+    }
+
+    private static boolean expired(MessageHeaderFlyweight record) {
+        long expiration = record.expiration();
+        return expiration != 0 && System.currentTimeMillis() >= expiration;
     }
 
     /** A malformed input's reason is its message; anything else is named by its class too. */

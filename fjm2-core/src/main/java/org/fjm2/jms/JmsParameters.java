@@ -76,6 +76,15 @@ public final class JmsParameters {
     /** Most stores a send may wait for: more copies than this is a configuration mistake, not more safety. */
     public static final int STORE_QUORUM_MAX = 16;
 
+    /**
+     * A new non-durable consumer first gets the last N PERSISTENT messages of its topic that a store (fjm2-store)
+     * keeps, then the live ones, without a duplicate at the switch; 0: live messages only.
+     */
+    public static final String LATE_JOIN = "lateJoin";
+    public static final int LATE_JOIN_DEFAULT = 0;
+    /** Most messages a late join asks for: what a store keeps per topic in memory for it. */
+    public static final int LATE_JOIN_MAX = 1000;
+
     public static final List<TransportParameter> ALL = List.of(
             new TransportParameter(BATCH_LINGER_MICROS, String.valueOf(BATCH_LINGER_MICROS_DEFAULT),
                     "longest wait of a partly filled batch while the transport is busy (us); an idle transport"
@@ -105,7 +114,9 @@ public final class JmsParameters {
             new TransportParameter(JMX, String.valueOf(JMX_DEFAULT),
                     "register a JMX MBean with the counters of each connection"),
             new TransportParameter(STORE_QUORUM, String.valueOf(STORE_QUORUM_DEFAULT),
-                    "stores that must have a PERSISTENT message on disk before its send returns (0: no waiting)"));
+                    "stores that must have a PERSISTENT message on disk before its send returns (0: no waiting)"),
+            new TransportParameter(LATE_JOIN, String.valueOf(LATE_JOIN_DEFAULT),
+                    "a new consumer first gets the last N PERSISTENT messages of its topic from a store (0: none)"));
 
     private JmsParameters() {
     }

@@ -50,11 +50,12 @@ final class MessagePaths {
      * @param startMillis     when the connection started (wall clock), for the receive path's loss accounting
      * @param temporaryTopics the connection's own temporary topic of a name, or a stand-in for another's
      * @param storeQuorum     hears the stores' acknowledgements of PERSISTENT messages
+     * @param lateJoins       the consumers waiting for a store's answer to their late join
      */
     MessagePaths(ObjectTransport transport, ConnectionSettings settings, long epoch, long startMillis,
                  ConnectionThreads threads, ConnectionCounters counters, SubscriptionTable subscriptions,
                  DeliveryBacklog backlog, Function<String, Fjm2Topic> temporaryTopics, ExceptionReports reports,
-                 StoreQuorum storeQuorum) {
+                 StoreQuorum storeQuorum, LateJoins lateJoins) {
         this.transport = transport;
         this.reports = reports;
         LocalDelivery localDelivery = new LocalDelivery(subscriptions,
@@ -64,6 +65,7 @@ final class MessagePaths {
         this.inbound = new Inbound(subscriptions, counters, new MessageDecoder(settings.allowList(), temporaryTopics),
                 reports::report, startMillis, settings.clockSkewMillis());
         inbound.storeAcknowledgements(storeQuorum::onAck);
+        inbound.lateJoins(lateJoins, epoch);
         if (settings.consumerBackPressure()) {
             transport.holdAcknowledgementsWhile(backlog::isBackedUp);
         }

@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.fjm2.jms.wire.BatchFraming;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.ControlRecords;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
 import org.fjm2.jms.wire.StoreAckFlyweight;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class StoreQuorumTest {
         new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
         int record = BatchFraming.check(batch, new BatchHeaderFlyweight());
         MessageHeaderFlyweight header = new MessageHeaderFlyweight().wrap(batch, record);
-        assertThat(StoreAckFlyweight.isAckRecord(batch, header.topicOffset(), header.topicLength())).isTrue();
+        assertThat(ControlRecords.isAck(batch, header.topicOffset(), header.topicLength())).isTrue();
         return new StoreAckFlyweight().wrap(batch, record, header.recordLength());
     }
 

@@ -71,8 +71,9 @@ public final class Fjm2Store implements AutoCloseable {
         transport = url.factory().create(url.uri(), url.transportParameters());
         long epoch = BatchHeaderFlyweight.epochOf(System.currentTimeMillis(), RANDOM.nextLong());
         acks = new AckPublisher(transport, settings.name(), epoch, counters);
-        writer = new JournalWriter(journal, index, new Retention(settings.retentionBytes(), settings.retentionTime()),
-                acks::onDurable, counters);
+        writer = new JournalWriter(journal, index, journal.recovered(),
+                new Retention(settings.retentionBytes(), settings.retentionTime()), acks::onDurable,
+                new ReplaySender(transport, settings.name(), epoch), counters);
         acks.start();
         writer.start();
         transport.holdAcknowledgementsWhile(writer::backedUp);

@@ -5,6 +5,8 @@ import org.fjm2.norm.util.LogLimiter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +28,17 @@ final class JournalWriter extends WorkerThread {
         void onDurable(PendingWrite write);
     }
 
-    private final BlockingQueue<PendingWrite> queue = new ArrayBlockingQueue<>(QUEUE_MESSAGES);
+    /**
+     * A late join is answered this long after its request arrived, so that messages its publisher sent before the
+     * consumer subscribed, still on their way to the store, are in the answer (the consumer got them neither live
+     * nor from the store otherwise). A heuristic bound, not a guarantee: see the README.
+     */
+    static final long LATE_JOIN_SETTLE_MILLIS = 50;
+
+    private final BlockingQueue<JournalTask> queue = new ArrayBlockingQueue<>(QUEUE_MESSAGES);
+    private final TopicTails tails = new TopicTails();
+    private final ArrayDeque<ReplayRequest> requests = new ArrayDeque<>();
+    private final ReplaySender replays;
     private final StoreJournal journal;
     private final MessageIndex index;
     private final Retention retention;
@@ -36,9 +48,12 @@ final class JournalWriter extends WorkerThread {
     private long nextId;
     private long nextRetentionCheck;
 
-    JournalWriter(StoreJournal journal, MessageIndex index, Retention retention, Durable durable,
-                  StoreCounters counters) {
+    /** @param recovered what the journal held at start, oldest first (for late joins) */
+    JournalWriter(StoreJournal journal, MessageIndex index, List<StoredMessage> recovered, Retention retention,
+                  Durable durable, ReplaySender replays, StoreCounters counters) {
         super("fjm2-store-journal");
+        this.replays = replays;
+        recovered.forEach(tails::add);
         this.journal = journal;
         this.index = index;
         this.retention = retention;
@@ -48,8 +63,8 @@ final class JournalWriter extends WorkerThread {
     }
 
     /** On the receive thread: waits while the hand-off is full (the store never drops what it was sent). */
-    void submit(PendingWrite write) throws InterruptedException {
-        queue.put(write);
+    void submit(JournalTask task) throws InterruptedException {
+        queue.put(task);
     }
 
     /** More than a quarter of the hand-off waits: publishers should wait for the store. */
@@ -61,16 +76,40 @@ final class JournalWriter extends WorkerThread {
     @Override
     public void run() {
         while (running() || !queue.isEmpty()) {
-            PendingWrite write;
+            JournalTask task;
             try {
-                write = queue.poll(Retention.CHECK_INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+                task = queue.poll(pollMillis(), TimeUnit.MILLISECONDS);
+                if (task instanceof PendingWrite write) {
+                    append(write);
+                } else if (task instanceof ReplayRequest request) {
+                    requests.addLast(request.joinedAt(nextId - 1));
+                }
+                answerDueRequests();
             } catch (InterruptedException e) {
                 break;
             }
-            if (write != null) {
-                append(write);
-            }
             applyRetention();
+        }
+    }
+
+    /** Until the next retention check, or the next late join due, whichever comes first. */
+    private long pollMillis() {
+        ReplayRequest next = requests.peekFirst();
+        long wait = Retention.CHECK_INTERVAL_MILLIS;
+        return next == null ? wait : Math.max(0, Math.min(wait, next.dueMillis() - System.currentTimeMillis()));
+    }
+
+    private void answerDueRequests() throws InterruptedException {
+        long now = System.currentTimeMillis();
+        while (!requests.isEmpty() && requests.peekFirst().dueMillis() <= now) {
+            ReplayRequest request = requests.removeFirst();
+            MessageIndex.Entry oldest = index.oldest();
+            List<StoredMessage> newest = tails.answer(request.topic(), Math.min(request.count(),
+                    TopicTails.MESSAGES_PER_TOPIC), request.joinedAtId(), oldest == null ? Long.MAX_VALUE
+                    : oldest.id());
+            replays.answer(request, newest);
+            LOG.debug("late join of node {} on topic '{}': answered with {} message(s)",
+                    Integer.toUnsignedString(request.requesterNode()), request.topic(), newest.size());
         }
     }
 
@@ -93,6 +132,7 @@ final class JournalWriter extends WorkerThread {
                 }
             });
             index.add(id, now, data.length);
+            tails.add(JournalRecordCodec.decode(id, data));
         } catch (Exception e) {
             writeFailed(write, e.toString());
         }

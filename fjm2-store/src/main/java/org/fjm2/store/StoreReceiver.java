@@ -4,9 +4,10 @@ import io.netty.buffer.ByteBuf;
 import org.fjm2.jms.transport.ObjectListener;
 import org.fjm2.jms.wire.BatchFraming;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.ControlRecords;
 import org.fjm2.jms.wire.MalformedWireException;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
-import org.fjm2.jms.wire.StoreAckFlyweight;
+import org.fjm2.jms.wire.StoreReplayFlyweight;
 import org.fjm2.norm.util.LogLimiter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,7 @@ final class StoreReceiver implements ObjectListener {
     private final StreamTracker streams = new StreamTracker();
     private final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
+    private final StoreReplayFlyweight request = new StoreReplayFlyweight();
     private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
     private final LogLimiter lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
     /** Set by close: what arrives from then on is neither stored nor acknowledged. */
@@ -75,8 +77,13 @@ final class StoreReceiver implements ObjectListener {
             malformed(sender, "record with priority " + priority + ", sequence " + sequence);
             return;
         }
-        if (StoreAckFlyweight.isAckRecord(buf, header.topicOffset(), topicLength)) {
-            return; // another store's acknowledgement
+        if (ControlRecords.isAck(buf, header.topicOffset(), topicLength)
+                || ControlRecords.isReplay(buf, header.topicOffset(), topicLength)) {
+            return; // another store's traffic
+        }
+        if (ControlRecords.isRequest(buf, header.topicOffset(), topicLength)) {
+            request(sender, buf, pos, length);
+            return;
         }
         StreamKey stream = new StreamKey(sender, epoch, header.producerId(), priority);
         long runStart = streams.accept(stream, sequence);
@@ -96,6 +103,18 @@ final class StoreReceiver implements ObjectListener {
         byte[] journalRecord = JournalRecordCodec.encode(sender, epoch, System.currentTimeMillis(), buf, pos,
                 length);
         writer.submit(new PendingWrite(stream, runStart, sequence, journalRecord));
+    }
+
+    /** A connection's late join: answered by the journal writer, which holds the topics' newest messages. */
+    private void request(int sender, ByteBuf buf, int pos, int length) throws InterruptedException {
+        try {
+            request.wrapRequest(buf, pos, length);
+        } catch (MalformedWireException e) {
+            malformed(sender, e.getMessage());
+            return;
+        }
+        writer.submit(new ReplayRequest(sender, request.requestId(), request.requestTopic(),
+                request.requestCount(), System.currentTimeMillis() + JournalWriter.LATE_JOIN_SETTLE_MILLIS, 0));
     }
 
     private void malformed(int sender, String what) {

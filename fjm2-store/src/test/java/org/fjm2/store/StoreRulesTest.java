@@ -53,4 +53,45 @@ class StoreRulesTest {
         assertThat(byAge.dropOldest(index, 3_501)).isTrue();
         assertThat(new Retention(0, Duration.ZERO).dropOldest(index, Long.MAX_VALUE)).isFalse();
     }
+
+    static StoredMessage message(long id, String topic, int bytes) {
+        io.netty.buffer.ByteBuf r = JournalTest.record(topic, 1, id);
+        byte[] record = new byte[Math.max(bytes, r.readableBytes())];
+        r.getBytes(0, record, 0, r.readableBytes());
+        new org.fjm2.jms.wire.MessageHeaderFlyweight().wrap(io.netty.buffer.Unpooled.wrappedBuffer(record), 0)
+                .recordLength(record.length);
+        return new StoredMessage(id, 9, 8, 0, record);
+    }
+
+    @Test
+    void aLateJoinIsAnsweredWithTheNewestBeforeTheJoinAndEverythingAfter() {
+        TopicTails tails = new TopicTails();
+        for (int id = 1; id <= 20; id++) {
+            tails.add(message(id, id % 2 == 0 ? "even" : "odd", 100));
+        }
+        assertThat(tails.answer("even", 3, 14, 0)).extracting(StoredMessage::id)
+                .containsExactly(10L, 12L, 14L, 16L, 18L, 20L);
+        assertThat(tails.answer("even", 3, 20, 0)).extracting(StoredMessage::id).containsExactly(16L, 18L, 20L);
+        assertThat(tails.answer("even", 30, 20, 13)).extracting(StoredMessage::id)
+                .containsExactly(14L, 16L, 18L, 20L);   // retention dropped everything below 13
+        assertThat(tails.answer("none", 3, 20, 0)).isEmpty();
+    }
+
+    @Test
+    void tailsAreBoundedPerTopicAndInBytes() {
+        TopicTails tails = new TopicTails();
+        for (int id = 1; id <= TopicTails.MESSAGES_PER_TOPIC + 5; id++) {
+            tails.add(message(id, "t", 100));
+        }
+        assertThat(tails.answer("t", Integer.MAX_VALUE, Long.MAX_VALUE, 0)).hasSize(TopicTails.MESSAGES_PER_TOPIC)
+                .first().extracting(StoredMessage::id).isEqualTo(6L);
+        int big = 1 << 20;
+        long count = TopicTails.MAX_BYTES / big + 3;
+        for (long id = 10_000; id < 10_000 + count; id++) {
+            tails.add(message(id, "big", big));
+        }
+        assertThat(tails.answer("big", Integer.MAX_VALUE, Long.MAX_VALUE, 0).size())
+                .isLessThanOrEqualTo((int) (TopicTails.MAX_BYTES / big));
+        assertThat(tails.answer("t", 10, Long.MAX_VALUE, 0)).as("the oldest topic's messages went first").isEmpty();
+    }
 }

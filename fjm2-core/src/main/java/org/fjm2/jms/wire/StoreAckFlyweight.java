@@ -21,8 +21,7 @@ import java.nio.charset.StandardCharsets;
 public final class StoreAckFlyweight {
 
     /** The reserved topic of acknowledgements; an application publishing there is taken for a store. */
-    public static final String TOPIC = "fjm2.store.acks";
-    public static final byte[] TOPIC_UTF8 = TOPIC.getBytes(StandardCharsets.UTF_8);
+    public static final String TOPIC = ControlRecords.ACK_TOPIC;
     public static final int BODY_VERSION = 1;
     public static final int ENTRY_LENGTH = 33;
     /** The store's producer id on the ack topic (the store has one producer). */
@@ -43,19 +42,6 @@ public final class StoreAckFlyweight {
     private int entriesOffset;
     private int entryCount;
 
-    /** True when the record at {@code recordOffset} (framing checked) is on the ack topic. */
-    public static boolean isAckRecord(ByteBuf buf, int topicOffset, int topicLength) {
-        if (topicLength != TOPIC_UTF8.length) {
-            return false;
-        }
-        for (int i = 0; i < topicLength; i++) {
-            if (buf.getByte(topicOffset + i) != TOPIC_UTF8[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Reads the body of an ack record whose framing (length) the caller has checked.
      *
@@ -64,11 +50,7 @@ public final class StoreAckFlyweight {
     public StoreAckFlyweight wrap(ByteBuf buffer, int recordOffset, int recordLength) throws MalformedWireException {
         header.wrap(buffer, recordOffset);
         int end = recordOffset + recordLength;
-        int pos = header.topicOffset() + header.topicLength();
-        if (header.flags2() != 0 || (header.flags() & ~MessageHeaderFlyweight.FLAG_NO_MESSAGE_ID) != 0
-                || header.kind() != MessageHeaderFlyweight.KIND_BYTES) {
-            throw new MalformedWireException("a store acknowledgement carries no optional fields");
-        }
+        int pos = ControlRecords.bodyOffset(header, "store acknowledgement");
         if (end - pos < 3 || buffer.getUnsignedByte(pos) != BODY_VERSION) {
             throw new MalformedWireException("store acknowledgement of an unknown version or too short");
         }
@@ -134,18 +116,8 @@ public final class StoreAckFlyweight {
      * @return where the record starts
      */
     public static int beginRecord(ByteBuf out, long sequence, long nowMillis, String storeName) {
-        int start = out.writerIndex();
-        out.writeInt(0) // record length, patched by endRecord
-                .writeByte(MessageHeaderFlyweight.KIND_BYTES)
-                .writeByte(MessageHeaderFlyweight.FLAG_NO_MESSAGE_ID)
-                .writeByte(PRIORITY)
-                .writeByte(0)
-                .writeInt(STORE_PRODUCER_ID)
-                .writeLong(sequence)
-                .writeLong(nowMillis)
-                .writeLong(0)
-                .writeLong(0);
-        WireWriter.writeShortString(out, TOPIC_UTF8);
+        int start = ControlRecords.beginRecord(out, ControlRecords.ACK_TOPIC_UTF8, STORE_PRODUCER_ID, PRIORITY,
+                sequence, nowMillis);
         out.writeByte(BODY_VERSION);
         WireWriter.writeShortString(out, storeName);
         out.writeInt(0); // entry count, patched by endRecord
@@ -160,8 +132,7 @@ public final class StoreAckFlyweight {
 
     /** Patches the record length and entry count of the record that starts at {@code start}. */
     public static void endRecord(ByteBuf out, int start, int entryCount) {
-        int end = out.writerIndex();
-        out.setInt(start + MessageHeaderFlyweight.RECORD_LENGTH_OFFSET, end - start);
-        out.setInt(end - entryCount * ENTRY_LENGTH - 4, entryCount);
+        ControlRecords.endRecord(out, start);
+        out.setInt(out.writerIndex() - entryCount * ENTRY_LENGTH - 4, entryCount);
     }
 }
