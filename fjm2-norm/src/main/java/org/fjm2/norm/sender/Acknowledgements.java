@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.netty.util.collection.IntObjectHashMap;
+import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.protocol.RemoteEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +58,8 @@ final class Acknowledgements {
         int readSequence;
         /** Bytes (as the kernel charges them) of our messages beyond {@link #readSequence} its socket buffer holds. */
         long windowBytes;
+        /** Its window as flow control last counted it: {@link #windowBytes}, or less under the delay bound. */
+        long boundedWindowBytes;
         /** It fell silent with its window full: the sender no longer paces for it until it reports again. */
         boolean windowIgnored;
         /** When its {@link #readSequence} last moved. */
@@ -271,6 +274,7 @@ final class Acknowledgements {
         r.windowIgnored = false;
         r.readSequence = readSequence;
         r.windowBytes = Math.max(MIN_WINDOW_BYTES, windowBytes);
+        r.boundedWindowBytes = r.windowBytes;
         flowChanged = true;
         return true;
     }
@@ -309,7 +313,8 @@ final class Acknowledgements {
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
             if (r.reportsWindow && !r.windowIgnored) {
-                room = Math.min(room, delayBoundedWindow(r, queueDelayNanos) - inFlight.chargeAfter(r.readSequence));
+                r.boundedWindowBytes = delayBoundedWindow(r, queueDelayNanos);
+                room = Math.min(room, r.boundedWindowBytes - inFlight.chargeAfter(r.readSequence));
             }
         }
         return room == Long.MAX_VALUE ? room : Math.max(0, room);
@@ -341,19 +346,26 @@ final class Acknowledgements {
 
     /**
      * The sender waits on full windows: a receiver whose window is full and that said nothing for
-     * {@code windowSilenceNanos} no longer holds the window (the others go on at once; its data stays cached, so it
+     * {@code windowSilenceNanos} (or {@link NormConfig#RECEIVER_SILENCE_GRTTS} of its least round trips, when that is
+     * longer: see {@link #silenceFor}) no longer holds the window (the others go on at once; its data stays cached, so it
      * catches up by repairs if it was only slow to be scheduled), until it reports again; one that keeps reporting
      * but has read nothing for {@code timeoutNanos} is dropped (a hung application, or a node that pretends). True
      * when any changed.
      */
     boolean releaseSilentWindows(InFlight inFlight, long nowNanos, long windowSilenceNanos, long timeoutNanos) {
+        return releaseSilentWindows(inFlight, nowNanos, windowSilenceNanos, 0, timeoutNanos);
+    }
+
+    /** The same; {@code unmeasuredRttNanos} stands for the round trip of a receiver not measured yet (the GRTT). */
+    boolean releaseSilentWindows(InFlight inFlight, long nowNanos, long windowSilenceNanos, long unmeasuredRttNanos,
+                                 long timeoutNanos) {
         boolean any = false;
         for (int i = receiverList.size() - 1; i >= 0; i--) {
             Receiver r = receiverList.get(i);
             if (!windowFull(r, inFlight)) {
                 continue;
             }
-            if (nowNanos - r.lastHeardNanos >= windowSilenceNanos) {
+            if (nowNanos - r.lastHeardNanos >= silenceFor(r, windowSilenceNanos, unmeasuredRttNanos)) {
                 r.windowIgnored = true;
                 flowChanged = true;
                 any = true;
@@ -382,21 +394,41 @@ final class Acknowledgements {
         return any;
     }
 
-    /** Whether the receiver's window is paced for and has no room left. */
+    /** Whether the receiver's window (as flow control last counted it) is paced for and has no room left. */
     private static boolean windowFull(Receiver r, InFlight inFlight) {
-        return r.reportsWindow && !r.windowIgnored && r.windowBytes - inFlight.chargeAfter(r.readSequence) <= 0;
+        return r.reportsWindow && !r.windowIgnored
+                && r.boundedWindowBytes - inFlight.chargeAfter(r.readSequence) <= 0;
     }
 
-    /** When the receiver heard from least recently among those whose window is full and still held was last heard. */
-    long oldestFullWindowHeard(InFlight inFlight, long nowNanos) {
-        long oldest = nowNanos;
+    /**
+     * How long a receiver with a full window may be silent: {@code windowSilenceNanos}, or
+     * {@link NormConfig#RECEIVER_SILENCE_GRTTS} of its own least round trip when that is longer (its reports cross
+     * that path). Its own and its least, not the GRTT: on a host starved of CPU the GRTT climbs to hundreds of
+     * milliseconds, and 8 of them left the living waiting a second and more for a subscriber killed with -9.
+     */
+    private static long silenceFor(Receiver r, long windowSilenceNanos, long unmeasuredRttNanos) {
+        long rtt = r.minRttNanos == Long.MAX_VALUE ? unmeasuredRttNanos : r.minRttNanos;
+        return Math.max(windowSilenceNanos, NormConfig.RECEIVER_SILENCE_GRTTS * rtt);
+    }
+
+    /**
+     * When the next receiver whose window is full and still held will have been silent too long (see
+     * {@link #releaseSilentWindows}); {@code nowNanos + windowSilenceNanos} when none.
+     */
+    long nextSilenceDeadline(InFlight inFlight, long nowNanos, long windowSilenceNanos, long unmeasuredRttNanos) {
+        long next = 0;
+        boolean any = false;
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
-            if (windowFull(r, inFlight) && r.lastHeardNanos - oldest < 0) {
-                oldest = r.lastHeardNanos;
+            if (windowFull(r, inFlight)) {
+                long deadline = r.lastHeardNanos + silenceFor(r, windowSilenceNanos, unmeasuredRttNanos);
+                if (!any || deadline - next < 0) {
+                    next = deadline;
+                    any = true;
+                }
             }
         }
-        return oldest;
+        return any ? next : nowNanos + windowSilenceNanos;
     }
 
     /** Receivers suspended for silence (not waited for until heard again). */

@@ -133,7 +133,7 @@ final class FlowWindow implements Acknowledgements.InFlight {
             waiting = true;
             ctx.counters().increment(Counter.FLOW_WINDOW_WAITS);
             if (!stallTimer.isActive()) {
-                ctx.timers().schedule(stallTimer, now + windowSilenceNanos());
+                ctx.timers().schedule(stallTimer, now + config.windowSilence().toNanos());
             }
             ctx.timers().schedule(windowProbeTimer, now + windowProbeNanos());
         }
@@ -198,21 +198,18 @@ final class FlowWindow implements Acknowledgements.InFlight {
         }
     }
 
-    private long windowSilenceNanos() {
-        return Math.max(NormConfig.RECEIVER_SILENCE_GRTTS * grtt.advertisedNanos(), config.windowSilence().toNanos());
-    }
-
     private void onStallTimer() {
         if (!waiting) {
             return;
         }
         long now = ctx.nanoTime();
-        if (acks.releaseSilentWindows(this, now, windowSilenceNanos(), config.receiverTimeout().toNanos())
+        long silence = config.windowSilence().toNanos();
+        if (acks.releaseSilentWindows(this, now, silence, grtt.advertisedNanos(), config.receiverTimeout().toNanos())
                 || acks.flowChanged()) {
             waiting = false;            // the next pass computes the room again, and waits again if need be
             ctx.wakeTransmitter();
         } else {
-            ctx.timers().schedule(stallTimer, acks.oldestFullWindowHeard(this, now) + windowSilenceNanos());
+            ctx.timers().schedule(stallTimer, acks.nextSilenceDeadline(this, now, silence, grtt.advertisedNanos()));
         }
     }
 }

@@ -5,7 +5,7 @@ import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.RepairRequestReader;
 import org.fjm2.norm.protocol.ProtocolContext;
-import org.fjm2.norm.protocol.Timer;
+import org.fjm2.norm.protocol.GrttTimer;
 
 /**
  * The repair cycle of a sending stream (RFC 5740 section 5.3, as {@link RepairScheduler} runs it for objects): the
@@ -21,7 +21,7 @@ final class StreamRepairs {
     private final ProtocolContext ctx;
     private final GrttEstimator grtt;
     private final RepairRequestReader reader = new RepairRequestReader();
-    private final Timer timer;
+    private final GrttTimer timer;
     private final Runnable onActivated;
     private final java.util.function.BooleanSupplier noObjects;
     private TxStreamRing ring;
@@ -40,7 +40,7 @@ final class StreamRepairs {
         this.grtt = grtt;
         this.onActivated = onActivated;
         this.noObjects = noObjects;
-        this.timer = new Timer("sender-stream-repair", this::onTimer);
+        this.timer = new GrttTimer("sender-stream-repair", ctx, grtt::advertisedNanos, this::onTimer);
     }
 
     /** Follows a new stream (null: none). */
@@ -49,7 +49,7 @@ final class StreamRepairs {
         this.streamId = ring == null ? -1 : streamId;
         this.squelchDue = false;
         if (ring == null) {
-            ctx.timers().cancel(timer);
+            timer.cancel();
             holdoff = false;
         }
     }
@@ -113,8 +113,7 @@ final class StreamRepairs {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
         }
         if (applied && !holdoff && !timer.isActive()) {
-            long aggregate = (long) (grtt.advertisedNanos() * (ctx.config().backoffFactor() + 1.0));
-            ctx.timers().schedule(timer, now + aggregate);
+            timer.schedule(now, ctx.config().backoffFactor() + 1.0);
         }
         if (squelchDue) {
             ctx.wakeTransmitter();
@@ -141,8 +140,7 @@ final class StreamRepairs {
             holdoff = false;
             if (ring.hasRequests()) {
                 // asked for during the hold-off: another aggregation (a block asked for is never reused before)
-                long aggregate = (long) (grtt.advertisedNanos() * (ctx.config().backoffFactor() + 1.0));
-                ctx.timers().schedule(timer, ctx.nanoTime() + aggregate);
+                timer.schedule(ctx.nanoTime(), ctx.config().backoffFactor() + 1.0);
             }
             return;
         }
@@ -150,6 +148,6 @@ final class StreamRepairs {
             onActivated.run();
         }
         holdoff = true;
-        ctx.timers().schedule(timer, ctx.nanoTime() + grtt.advertisedNanos());
+        timer.schedule(ctx.nanoTime(), 1.0);
     }
 }

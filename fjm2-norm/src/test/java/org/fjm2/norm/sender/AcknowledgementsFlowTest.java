@@ -132,4 +132,45 @@ class AcknowledgementsFlowTest {
         assertThat(drain.bytesPerSecond(0)).as("the last 40 ms").isEqualTo(1_000_000);
         assertThat(drain.bytesPerSecond(1_000 * MS)).as("a horizon of two long round trips").isEqualTo(10_000_000);
     }
+
+    /**
+     * A receiver whose window is full under the delay bound (its socket would hold more) and that dies is released
+     * like one whose socket window is full: before, only the socket window counted, and a subscriber killed with -9
+     * held the living for the receiver silence (1 s and more) instead of the window silence.
+     */
+    @Test
+    void aDeadReceiverFullUnderTheDelayBoundIsReleased() {
+        long[] sent = {0};
+        Acknowledgements.InFlight charges = read -> Math.max(0, sent[0] - (read + 1) * 1000L);
+        int read = 0;
+        for (long t = 0; t <= 100 * MS; t += 10 * MS) {
+            read += 10;                                 // 1 MB/s
+            sent[0] = (read + 1) * 1000L;
+            acks.onWindowReport(1, read, 16_000_000, t, charges);
+        }
+        sent[0] += 600_000;                             // beyond the 512 KiB bound; the 16 MB window has room
+        assertThat(acks.flowRoom(charges, 25 * MS)).isZero();
+        long lastHeard = 100 * MS;
+        assertThat(acks.releaseSilentWindows(charges, lastHeard + SILENCE - 1, SILENCE, TIMEOUT)).isFalse();
+        assertThat(acks.releaseSilentWindows(charges, lastHeard + SILENCE, SILENCE, TIMEOUT))
+                .as("released after the window silence").isTrue();
+        assertThat(acks.flowRoom(charges, 25 * MS)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /** The silence is 8 of the receiver's own least round trips when longer, not 8 of a GRTT inflated by a slow host. */
+    @Test
+    void theSilenceFollowsTheReceiversOwnRoundTripNotTheGrtt() {
+        long grtt = 200 * MS;
+        acks.onWindowReport(1, 89, 10_000, 0);          // full
+        acks.onWindowReport(2, 89, 10_000, 0);          // full
+        acks.onRtt(1, MS);                              // a LAN receiver
+        acks.onRtt(2, 100 * MS);                        // across a WAN: 8 x 100 ms
+        assertThat(acks.nextSilenceDeadline(inFlight, 0, SILENCE, grtt)).isEqualTo(SILENCE);
+        assertThat(acks.releaseSilentWindows(inFlight, SILENCE, SILENCE, grtt, TIMEOUT)).isTrue();
+        assertThat(acks.flowRoom(inFlight)).as("receiver 2 still held").isZero();
+        assertThat(acks.nextSilenceDeadline(inFlight, SILENCE, SILENCE, grtt)).isEqualTo(800 * MS);
+        assertThat(acks.releaseSilentWindows(inFlight, 800 * MS - 1, SILENCE, grtt, TIMEOUT)).isFalse();
+        assertThat(acks.releaseSilentWindows(inFlight, 800 * MS, SILENCE, grtt, TIMEOUT)).isTrue();
+        assertThat(acks.flowRoom(inFlight)).isEqualTo(Long.MAX_VALUE);
+    }
 }
