@@ -47,6 +47,9 @@ class AdminTunnelTest {
                     .advertisedHost("127.0.0.1"))) {
                 await(() -> names(a).contains("admin-b") && names(b).contains("admin-a"),
                         "each daemon lists the other: " + names(a) + " / " + names(b));
+                // Data flows to a peer once it answered: objects sent before then reach nobody on LAN B, and a
+                // receiver that never saw their data is not owed them (it joins later). CI caught that race.
+                LoopbackLans.awaitAnswering(a, b);
                 ObjectCollector collector = new ObjectCollector();
                 sessions.add(NormSession.open(lanB.toBuilder().nodeId(200).build(), collector, 1));
                 NormSession sender = NormSession.open(lanA.toBuilder().nodeId(100).build(), null, 2);
