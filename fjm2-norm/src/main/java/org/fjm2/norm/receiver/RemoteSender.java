@@ -79,6 +79,11 @@ public final class RemoteSender implements RemoteSenderInfo {
     private boolean backoff;
     private boolean holdoff;
     private final Timer ccTimer;
+    /** NORM-CC feedback state, made when the sender's probes carry EXT_CC_RATE. */
+    private CongestionFeedback congestion;
+    /** No NORM_ACK(CC) before this time: our last answer, or another receiver's that covered ours, is this recent. */
+    private long ccHoldoffUntil;
+    private boolean ccHoldoff;
     private final Timer ackTimer;
     private final Timer activityTimer;
     private long lastHeardNanos;
@@ -167,6 +172,9 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private void heard(int grttQuantized, int backoff, int gsizeQuantized, InetSocketAddress from) {
         grtt = Quantizer.unquantizeRtt(grttQuantized);
+        if (congestion != null) {
+            congestion.onGrtt(grtt);
+        }
         backoffFactor = backoff;
         groupSize = Quantizer.unquantizeGroupSize(gsizeQuantized);
         lastHeardNanos = ctx.nanoTime();
@@ -184,12 +192,16 @@ public final class RemoteSender implements RemoteSenderInfo {
     /** A validated NORM_DATA or NORM_INFO from this sender. */
     public void onObjectMessage(ObjectMessageFlyweight msg, InetSocketAddress from) {
         heard(msg.grtt(), msg.backoff(), msg.gsize(), from);
+        boolean lossEvent = congestion != null && congestion.onMessage(msg.sequence(), msg.length(), ctx.nanoTime());
         try {
             onObjectMessage(msg);
         } finally {
             if (flow != null) {
                 flow.onMessage(msg.sequence(), msg.length());     // after its objects were released: the report says so
             }
+        }
+        if (lossEvent) {
+            congestionFeedbackNow();
         }
     }
 
@@ -256,6 +268,10 @@ public final class RemoteSender implements RemoteSenderInfo {
     /** A validated NORM_CMD from this sender. */
     public void onCommand(CommandFlyweight cmd, InetSocketAddress from) {
         heard(cmd.grtt(), cmd.backoff(), cmd.gsize(), from);
+        if (congestion != null && congestion.onMessage(cmd.sequence(), cmd.length(), ctx.nanoTime())
+                && cmd.flavor() != NormWire.CMD_CC) {
+            congestionFeedbackNow();    // a probe is answered below anyway
+        }
         if (flow != null) {
             flow.onMessage(cmd.sequence(), cmd.length());
         }
@@ -374,18 +390,88 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private void onCc(CommandFlyweight cmd) {
         feedback.onProbe(cmd.sendTimeSeconds(), cmd.sendTimeMicros(), cmd.ccSequence());
+        if (gone || config.silentReceiver()) {
+            return;
+        }
         int extStart = cmd.offset() + CommandFlyweight.CC_HEADER_LENGTH;
         int extEnd = cmd.offset() + cmd.headerLength();
-        boolean wantsFeedback = HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_CC_RATE) >= 0;
-        if (flow == null && !gone && !config.silentReceiver()
-                && HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_FJM2_FLOW) >= 0) {
+        if (flow == null && HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_FJM2_FLOW) >= 0) {
             flow = new FlowReporter(ctx, receiveWindow, feedback, this::releasedThrough);
             flow.offered();
         }
-        if (wantsFeedback && !config.silentReceiver() && !ccTimer.isActive()) {
-            double max = Math.min(grtt * Math.max(backoffFactor, 4), PROBE_ANSWER_MAX_DELAY_SECONDS);
-            ctx.timers().schedule(ccTimer, ctx.nanoTime() + (long) (backoffSeconds(max) * 1e9));
+        int rateIndex = HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_CC_RATE);
+        if (rateIndex >= 0) {
+            onCongestionProbe(cmd, rateIndex);      // the sender asks for feedback
         }
+    }
+
+    /**
+     * A probe asking for feedback (EXT_CC_RATE at {@code rateIndex}). Every answer carries our CC feedback. A sender
+     * that runs NORM-CC lists its limiting receivers (a non-empty node list): a listed one (CLR or PLR) answers at
+     * once, the others after a random back-off biased by their rate (low rates first, RFC 5740 section 5.5.2.2),
+     * unless another receiver's feedback or our own last answer is under a hold-off old. A sender with an empty list
+     * only measures the GRTT (or looks for its first limiting receiver): everyone answers within the back-off.
+     */
+    private void onCongestionProbe(CommandFlyweight cmd, int rateIndex) {
+        if (congestion == null) {
+            congestion = new CongestionFeedback(grtt, config.grttMax().toNanos() / 1e9, config.segmentSize());
+            feedback.congestion(congestion);
+            congestion.onMessage(cmd.sequence(), cmd.length(), ctx.nanoTime());
+        }
+        if (!congestion.onProbe(cmd, rateIndex, ctx.nodeId())) {
+            ctx.counters().increment(Counter.CC_DROPPED);
+            return;
+        }
+        long now = ctx.nanoTime();
+        if (congestion.limiting()) {
+            ctx.timers().cancel(ccTimer);
+            congestion.takeLossEvent();
+            feedback.sendCcAck(grtt);
+            return;
+        }
+        boolean congestionControlled = cmd.ccNodeCount() > 0;
+        if (!congestionControlled) {
+            ccHoldoff = false;
+        }
+        if (ccTimer.isActive() || (ccHoldoff && now - ccHoldoffUntil < 0)) {
+            return;
+        }
+        double max = Math.min(grtt * Math.max(backoffFactor, 4), PROBE_ANSWER_MAX_DELAY_SECONDS);
+        double backoff = backoffSeconds(max);
+        double delay = congestionControlled ? 0.25 * congestion.answerBias() * max + 0.75 * backoff : backoff;
+        ctx.timers().schedule(ccTimer, now + (long) (delay * 1e9));
+    }
+
+    /** A loss event while we limit a NORM-CC sender: it hears of it now, not at its next probe. */
+    private void congestionFeedbackNow() {
+        if (congestion.takeLossEvent() && !config.silentReceiver() && !gone) {
+            ctx.timers().cancel(ccTimer);
+            congestion.advanceSequence();
+            feedback.sendCcAck(grtt);
+        }
+    }
+
+    /** Another receiver's NACK or ACK to this sender carried CC feedback that may make our pending answer redundant. */
+    private void onOtherCongestionFeedback(FeedbackFlyweight other) {
+        if (congestion == null || !congestion.listed() || !ccTimer.isActive()) {
+            return;
+        }
+        int end = other.offset() + other.headerLength();
+        int index = HeaderExtensions.find(other.buffer(), other.extensionsIndex(), end, NormWire.EXT_CC_FEEDBACK);
+        if (index < 0 || HeaderExtensions.extensionLength(other.buffer(), index, end)
+                != HeaderExtensions.CC_FEEDBACK_LENGTH) {
+            return;
+        }
+        double rate = Quantizer.unquantizeRate(HeaderExtensions.ccFeedbackRate(other.buffer(), index));
+        if (congestion.suppressedBy(HeaderExtensions.ccFeedbackFlags(other.buffer(), index), rate)) {
+            ctx.timers().cancel(ccTimer);
+            holdOffCongestionFeedback();
+        }
+    }
+
+    private void holdOffCongestionFeedback() {
+        ccHoldoff = true;
+        ccHoldoffUntil = ctx.nanoTime() + (long) (grtt * Math.max(backoffFactor, 4) * 1e9);
     }
 
     // ---- the NACK cycle ------------------------------------------------------------------------------------------
@@ -425,6 +511,9 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         backoff = false;
         boolean sent = nacks.sendNacks();
+        if (sent && congestion != null) {
+            ctx.timers().cancel(ccTimer);   // the NACK carried our CC feedback
+        }
         if (!sent && hasMissing()) {
             ctx.counters().increment(Counter.NACKS_SUPPRESSED);
         }
@@ -475,6 +564,7 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     /** Another receiver's NACK to this sender: what it asks for will be repaired for us too. */
     public void onOtherNack(FeedbackFlyweight nack) {
+        onOtherCongestionFeedback(nack);
         if (!backoff || !window.isSynced()) {
             return;
         }
@@ -485,6 +575,14 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private void onCcTimer() {
         feedback.sendCcAck(grtt);
+        if (congestion != null && congestion.listed()) {
+            holdOffCongestionFeedback();
+        }
+    }
+
+    /** Another receiver's ACK to this sender (its CC feedback may suppress ours). */
+    public void onOtherAck(FeedbackFlyweight ack) {
+        onOtherCongestionFeedback(ack);
     }
 
     /**
