@@ -2,12 +2,16 @@ package org.fjm2.bench.scenario;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import org.fjm2.bench.cc.TcpFlowMain;
 import org.fjm2.bench.norm.NrlBenchBinary;
 import org.fjm2.bench.norm.PeerLauncher;
 import org.fjm2.bench.norm.PeerLauncher.Engine;
@@ -17,7 +21,9 @@ import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
+import org.fjm2.testkit.linkem.LinkemCommand;
 import org.fjm2.testkit.netns.Host;
+import org.fjm2.testkit.netns.JavaProcess;
 import org.fjm2.testkit.netns.NetNs;
 import org.fjm2.testkit.netns.TestNetwork;
 import picocli.CommandLine.Command;
@@ -50,6 +56,9 @@ public final class CcBenchmark implements Callable<Integer> {
     static final long CEILING = 1_000_000_000L;
     static final long READY_TIMEOUT_MS = 20_000;
     static final double PEER_SLACK_SECONDS = 3;
+    /** Pairs run beside a competing TCP flow: each engine to its own kind. */
+    static final Engine[][] TCP_PAIRS = {{Engine.NRL, Engine.NRL}, {Engine.FJM2, Engine.FJM2}};
+    static final int TCP_PORT = 5201;
 
     @Option(names = "--link", converter = QuantityConverters.BitRate.class, defaultValue = "20000000",
             description = "Bottleneck rate (tbf), bit/s. Default: ${DEFAULT-VALUE}.")
@@ -84,6 +93,22 @@ public final class CcBenchmark implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}.")
     String[] pairs;
 
+    @Option(names = "--paths", split = ",", defaultValue = "tbf,tcp,linkem",
+            description = "tbf: the shaped link alone; tcp: the same with a competing TCP flow (fjm2 and NRL senders "
+                    + "to their own receiver); linkem: through `fjm2 linkem` (--link rate, --wan-delay each way, "
+                    + "--wan-loss each way) instead. Default: ${DEFAULT-VALUE}.")
+    List<String> paths;
+
+    @Option(names = "--wan-delay", defaultValue = "20ms",
+            description = "linkem: one-way delay (a 40 ms round trip). Default: ${DEFAULT-VALUE}.")
+    String wanDelay;
+
+    @Option(names = "--wan-loss", defaultValue = "1%", description = "linkem: random loss each way. Default: ${DEFAULT-VALUE}.")
+    String wanLoss;
+
+    @Option(names = "--seed", defaultValue = "18", description = "linkem's seed. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
     @Option(names = "--quick", description = "Short runs (10 s measured after 4 s).")
     boolean quick;
 
@@ -107,88 +132,202 @@ public final class CcBenchmark implements Callable<Integer> {
         }
         double measure = quick ? Math.min(seconds, 10) : seconds;
         double warm = quick ? Math.min(warmup, 4) : warmup;
+        for (String path : paths) {
+            if (!List.of("tbf", "tcp", "linkem").contains(path)) {
+                throw new IllegalArgumentException("--paths: tbf, tcp or linkem, not " + path);
+            }
+        }
         List<Engine[]> selected = selectedPairs();
         PeerLauncher launcher = new PeerLauncher(NrlBenchBinary.ensureBuilt(), List.of());
-        ProgressBar progress = new ProgressBar("cc", (long) selected.size() * runs);
+        long steps = 0;
+        for (String path : paths) {
+            steps += (long) runs * (path.equals("tcp") ? TCP_PAIRS.length : selected.size());
+        }
+        ProgressBar progress = new ProgressBar("cc", steps);
         double linkMbit = link / 1e6;
         ResultTable table = new ResultTable(String.format(Locale.ROOT,
-                "NORM-CC through a %.0f Mbit/s tbf bottleneck (burst %s, latency %s) between two namespaces: "
-                        + "%d B objects, segment %d B, senders start at %.0f Mbit/s with a %.0f Mbit/s ceiling; "
-                        + "%.0f s measured after %.0f s", linkMbit, burst, latency, size, segment, START_RATE / 1e6,
-                CEILING / 1e6, measure, warm),
-                "sender", "receiver", "goodput_Mbit_s", "pct_of_link", "vs_nrl_nrl", "objects_per_s", "aborted",
-                "runs_Mbit_s");
+                "NORM-CC through an unknown %.0f Mbit/s bottleneck: tbf (burst %s, latency %s) between two "
+                        + "namespaces, or fjm2 linkem (%s each way, %s loss each way); %d B objects, segment %d B, "
+                        + "senders start at %.0f Mbit/s with a %.0f Mbit/s ceiling; %.0f s measured after %.0f s",
+                linkMbit, burst, latency, wanDelay, wanLoss, size, segment, START_RATE / 1e6, CEILING / 1e6,
+                measure, warm),
+                "path", "sender", "receiver", "goodput_Mbit_s", "pct_of_link", "vs_nrl_nrl", "objects_per_s",
+                "aborted", "tcp_Mbit_s", "runs_Mbit_s");
         int port = 32000 + (int) (ProcessHandle.current().pid() % 500) * 8;
-        List<List<PeerProcess.Rate>> results = new ArrayList<>();
-        for (Engine[] pair : selected) {
-            List<PeerProcess.Rate> runsOfPair = new ArrayList<>();
-            for (int run = 0; run < runs; run++) {
-                PeerProcess.Rate r = measurePair(launcher, pair[0], pair[1], port++, warm, measure);
-                runsOfPair.add(r);
-                progress.step(String.format(Locale.ROOT, "%s(cc) -> %s, run %d: %.1f Mbit/s, %d aborted",
-                        pair[0].label, pair[1].label, run + 1, r.megabytesPerSecond() * 8, r.aborted()));
+        List<String> categories = new ArrayList<>();
+        List<Double> goodputs = new ArrayList<>();
+        for (String path : paths) {
+            Engine[][] pairsOfPath = path.equals("tcp") ? TCP_PAIRS : selected.toArray(new Engine[0][]);
+            double baseline = 0;
+            for (Engine[] pair : pairsOfPath) {
+                List<Measured> runsOfPair = new ArrayList<>();
+                for (int run = 0; run < runs; run++) {
+                    Measured m = measure(path, launcher, pair[0], pair[1], port, warm, measure);
+                    port += 4;
+                    runsOfPair.add(m);
+                    progress.step(String.format(Locale.ROOT, "%s: %s(cc) -> %s, run %d: %.1f Mbit/s, %d aborted%s",
+                            path, pair[0].label, pair[1].label, run + 1, m.rate.megabytesPerSecond() * 8,
+                            m.rate.aborted(), m.tcpMbit >= 0 ? String.format(Locale.ROOT, ", TCP %.1f Mbit/s",
+                                    m.tcpMbit) : ""));
+                }
+                runsOfPair.sort(java.util.Comparator.comparingDouble(m -> m.rate.megabytesPerSecond()));
+                Measured median = runsOfPair.get((runsOfPair.size() - 1) / 2);
+                double mbit = median.rate.megabytesPerSecond() * 8;
+                if (pair == pairsOfPath[0]) {
+                    baseline = mbit;
+                }
+                StringBuilder all = new StringBuilder();
+                for (Measured each : runsOfPair) {
+                    all.append(all.isEmpty() ? "" : "/").append(String.format(Locale.ROOT, "%.1f",
+                            each.rate.megabytesPerSecond() * 8));
+                }
+                long aborted = runsOfPair.stream().mapToLong(m -> m.rate.aborted()).sum();
+                table.row(path, pair[0].label + "(cc)", pair[1].label, mbit, 100 * mbit / linkMbit,
+                        baseline == 0 ? 0 : mbit / baseline, median.rate.objectsPerSecond(), aborted,
+                        median.tcpMbit >= 0 ? String.format(Locale.ROOT, "%.2f", median.tcpMbit) : "-",
+                        all.toString());
+                categories.add(path + ": " + pair[0].label + "(cc) -> " + pair[1].label);
+                goodputs.add(mbit);
             }
-            results.add(runsOfPair);
-        }
-        double baseline = NormVsNrlBenchmark.median(results.get(0)).megabytesPerSecond() * 8;
-        double[] goodput = new double[selected.size()];
-        for (int p = 0; p < selected.size(); p++) {
-            PeerProcess.Rate r = NormVsNrlBenchmark.median(results.get(p));
-            double mbit = r.megabytesPerSecond() * 8;
-            goodput[p] = mbit;
-            StringBuilder all = new StringBuilder();
-            for (PeerProcess.Rate each : results.get(p)) {
-                all.append(all.isEmpty() ? "" : "/").append(String.format(Locale.ROOT, "%.1f",
-                        each.megabytesPerSecond() * 8));
-            }
-            long aborted = results.get(p).stream().mapToLong(PeerProcess.Rate::aborted).sum();
-            table.row(selected.get(p)[0].label + "(cc)", selected.get(p)[1].label, mbit, 100 * mbit / linkMbit,
-                    baseline == 0 ? 0 : mbit / baseline, r.objectsPerSecond(), aborted, all.toString());
         }
         table.print(System.out);
         Files.createDirectories(out);
         table.writeCsv(out.resolve("cc.csv"));
-        List<String> categories = new ArrayList<>();
-        for (Engine[] pair : selected) {
-            categories.add(pair[0].label + "(cc) -> " + pair[1].label);
-        }
-        double[] linkLine = new double[selected.size()];
+        double[] goodput = goodputs.stream().mapToDouble(Double::doubleValue).toArray();
+        double[] linkLine = new double[goodput.length];
         Arrays.fill(linkLine, linkMbit);
         Plot.bars(out.resolve("cc.png"), String.format(Locale.ROOT, "NORM-CC through an unknown %.0f Mbit/s "
-                + "bottleneck: receiver goodput (%d KB objects)", linkMbit, size / 1024), "pair", "Mbit/s",
+                + "bottleneck: receiver goodput (%d KB objects)", linkMbit, size / 1024), "path and pair", "Mbit/s",
                 categories, List.of("goodput", "link"), List.of(goodput, linkLine));
         System.out.println("wrote " + out.resolve("cc.csv") + " and " + out.resolve("cc.png"));
         return 0;
     }
 
-    private PeerProcess.Rate measurePair(PeerLauncher launcher, Engine senderEngine, Engine receiverEngine, int port,
-                                         double warmupSeconds, double measureSeconds) throws Exception {
-        double lifetime = warmupSeconds + measureSeconds + PEER_SLACK_SECONDS;
-        List<String> common = List.of("--addr", GROUP, "--port", Integer.toString(port), "--iface", "eth0",
-                "--report", "0.1");
-        List<String> rxOptions = new ArrayList<>(common);
-        rxOptions.addAll(List.of("--id", Integer.toString(RECEIVER_NODE),
-                "--seconds", Double.toString(lifetime + READY_TIMEOUT_MS / 1000.0)));
-        List<String> txOptions = new ArrayList<>(common);
-        txOptions.addAll(List.of("--id", Integer.toString(SENDER_NODE), "--seconds", Double.toString(lifetime),
-                "--size", Integer.toString(size), "--segment", Integer.toString(segment), "--cc", "1",
-                "--rate", Long.toString(START_RATE), "--rate-max", Long.toString(CEILING), "--grtt", "0.01"));
+    /** A run's receiver rate and, with a competing flow, that flow's goodput (-1 without). */
+    record Measured(PeerProcess.Rate rate, double tcpMbit) {
+    }
+
+    private Measured measure(String path, PeerLauncher launcher, Engine senderEngine, Engine receiverEngine, int port,
+                             double warmupSeconds, double measureSeconds) throws Exception {
+        if (path.equals("linkem")) {
+            return measureOverLinkem(launcher, senderEngine, receiverEngine, port, warmupSeconds, measureSeconds);
+        }
         try (TestNetwork net = TestNetwork.lan(2)) {
             Host sender = net.host("h1");
             sender.exec("tc", "qdisc", "replace", "dev", "eth0", "root", "tbf", "rate",
                     Long.toString(link) + "bit", "burst", burst, "latency", latency).orThrow();
-            try (PeerProcess receiver = launcher.start(receiverEngine, "recv", rxOptions,
-                    net.host("h2").namespace())) {
-                receiver.awaitReady(READY_TIMEOUT_MS);
-                try (PeerProcess tx = launcher.start(senderEngine, "send", txOptions, sender.namespace())) {
-                    tx.awaitReady(READY_TIMEOUT_MS);
-                    Thread.sleep((long) (warmupSeconds * 1000));
-                    double from = System.nanoTime() / 1e9;
-                    Thread.sleep((long) (measureSeconds * 1000));
-                    double to = System.nanoTime() / 1e9;
-                    Thread.sleep(150); // the sample just after the window end has arrived
-                    return receiver.rate(from, to);
+            JavaProcess sink = null;
+            JavaProcess source = null;
+            if (path.equals("tcp")) {
+                double lifetime = warmupSeconds + measureSeconds + PEER_SLACK_SECONDS;
+                sink = net.host("h2").startJava(TcpFlowMain.class, "sink", Integer.toString(TCP_PORT),
+                        Double.toString(lifetime + 5));
+                sink.awaitLine(Pattern.compile("^READY"), Duration.ofSeconds(30));
+                source = sender.startJava(TcpFlowMain.class, "source", net.host("h2").address() + ":" + TCP_PORT,
+                        Double.toString(lifetime));
+                source.awaitLine(Pattern.compile("^READY"), Duration.ofSeconds(30));
+            }
+            try {
+                double[] window = new double[2];
+                PeerProcess.Rate rate = measurePair(launcher, senderEngine, receiverEngine, port, "eth0", port,
+                        sender.namespace(), net.host("h2").namespace(), warmupSeconds, measureSeconds, window);
+                return new Measured(rate, sink == null ? -1 : tcpMbit(sink.allLines(), window[0], window[1]));
+            } finally {
+                if (source != null) {
+                    source.close();
                 }
+                if (sink != null) {
+                    sink.close();
+                }
+            }
+        }
+    }
+
+    /** Sender and receiver in one namespace on two groups' ports, bridged by `fjm2 linkem --mode mcast`. */
+    private Measured measureOverLinkem(PeerLauncher launcher, Engine senderEngine, Engine receiverEngine, int port,
+                                       double warmupSeconds, double measureSeconds) throws Exception {
+        try (TestNetwork net = TestNetwork.lan(1)) {
+            Host host = net.host("h1");
+            JavaProcess linkem = host.startJava(LinkemCommand.class, "--mode", "mcast",
+                    "--side-a", GROUP + ":" + port + "@eth0", "--side-b", GROUP + ":" + (port + 1) + "@eth0",
+                    "--rate", Long.toString(link) + "bit", "--delay", wanDelay, "--loss", wanLoss,
+                    "--seed", Long.toString(seed), "--status-interval", "0");
+            try {
+                awaitStarted(linkem);
+                double[] window = new double[2];
+                PeerProcess.Rate rate = measurePair(launcher, senderEngine, receiverEngine, port, "eth0", port + 1,
+                        host.namespace(), host.namespace(), warmupSeconds, measureSeconds, window);
+                return new Measured(rate, -1);
+            } finally {
+                linkem.close();
+            }
+        }
+    }
+
+    /** Waits until linkem logged that it relays (on stderr, which {@link JavaProcess#diagnostics} shows). */
+    private static void awaitStarted(JavaProcess linkem) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!linkem.diagnostics().contains(" started: ")) {
+            if (!linkem.isAlive() || System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("linkem did not start: " + linkem.diagnostics());
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** The TCP sink's goodput between two monotonic times, Mbit/s. */
+    static double tcpMbit(List<String> lines, double from, double to) {
+        double firstT = -1;
+        long firstBytes = 0;
+        double lastT = -1;
+        long lastBytes = 0;
+        Pattern stat = Pattern.compile("^TCPSTAT t=([0-9.]+) bytes=(\\d+)");
+        for (String line : lines) {
+            Matcher m = stat.matcher(line);
+            if (!m.find()) {
+                continue;
+            }
+            double t = Double.parseDouble(m.group(1));
+            long bytes = Long.parseLong(m.group(2));
+            if (firstT < 0 && t >= from) {
+                firstT = t;
+                firstBytes = bytes;
+            }
+            if (t <= to) {
+                lastT = t;
+                lastBytes = bytes;
+            }
+        }
+        return firstT < 0 || lastT <= firstT ? 0 : (lastBytes - firstBytes) * 8 / (lastT - firstT) / 1e6;
+    }
+
+    private PeerProcess.Rate measurePair(PeerLauncher launcher, Engine senderEngine, Engine receiverEngine,
+                                         int senderPort, String iface, int receiverPort, String senderNamespace,
+                                         String receiverNamespace, double warmupSeconds, double measureSeconds,
+                                         double[] window) throws Exception {
+        double lifetime = warmupSeconds + measureSeconds + PEER_SLACK_SECONDS;
+        List<String> rxOptions = new ArrayList<>(List.of("--addr", GROUP, "--port", Integer.toString(receiverPort),
+                "--iface", iface, "--report", "0.1", "--id", Integer.toString(RECEIVER_NODE),
+                "--seconds", Double.toString(lifetime + READY_TIMEOUT_MS / 1000.0)));
+        List<String> txOptions = new ArrayList<>(List.of("--addr", GROUP, "--port", Integer.toString(senderPort),
+                "--iface", iface, "--report", "0.1", "--id", Integer.toString(SENDER_NODE),
+                "--seconds", Double.toString(lifetime), "--size", Integer.toString(size),
+                "--segment", Integer.toString(segment), "--cc", "1", "--rate", Long.toString(START_RATE),
+                "--rate-max", Long.toString(CEILING), "--grtt", "0.01"));
+        try (PeerProcess receiver = launcher.start(receiverEngine, "recv", rxOptions, receiverNamespace)) {
+            receiver.awaitReady(READY_TIMEOUT_MS);
+            try (PeerProcess tx = launcher.start(senderEngine, "send", txOptions, senderNamespace)) {
+                tx.awaitReady(READY_TIMEOUT_MS);
+                Thread.sleep((long) (warmupSeconds * 1000));
+                window[0] = System.nanoTime() / 1e9;
+                Thread.sleep((long) (measureSeconds * 1000));
+                window[1] = System.nanoTime() / 1e9;
+                Thread.sleep(150); // the sample just after the window end has arrived
+                PeerProcess.Rate rate = receiver.rate(window[0], window[1]);
+                if (rate.aborted() > 0) {
+                    System.out.println(receiverEngine.label + " receiver gave objects up:" + receiver.describe());
+                }
+                return rate;
             }
         }
     }
