@@ -317,14 +317,16 @@ const char* ackStatusName(NormAckingStatus status) {
     }
 }
 
-// "RATE bps=..." for NORM-CC senders: at a rate change at most every 100 ms (libnorm posts one per adjustment),
-// or now when `force`.
+// "RATE bps=..." for NORM-CC senders, at most every 100 ms (or now when `force`): at each NORM_TX_RATE_CHANGED and
+// on every pass of the sender's loop. The rate is read every time: libnorm posts the next TX_RATE_CHANGED only
+// after the application read the rate.
 void reportRate(NormSessionHandle session, bool force) {
     static double last = 0;
+    double rate = NormGetTxRate(session);
     double t = now();
     if (!force && t - last < 0.1) return;
     last = t;
-    event("RATE bps=%.0f", NormGetTxRate(session));
+    event("RATE bps=%.0f", rate);
 }
 
 NormSessionHandle openSession(NormInstanceHandle instance, const Options& o) {
@@ -397,6 +399,7 @@ int runSender(const Options& o) {
             NormSetWatermark(session, last, true);
             watermarkSet = true;
         }
+        if (o.cc) reportRate(session, false);
         double t = now();
         if (finished && lingerUntil < 0) lingerUntil = t + o.linger;
         if (lingerUntil >= 0 && t >= lingerUntil) break;

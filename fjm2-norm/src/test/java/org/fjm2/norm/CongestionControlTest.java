@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 import io.netty.buffer.Unpooled;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormCounters.Counter;
+import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.sender.CcRateController;
 import org.fjm2.norm.transport.BottleneckTransport;
 import org.fjm2.norm.transport.LossInjector;
 import org.junit.jupiter.api.Test;
@@ -46,6 +48,67 @@ class CongestionControlTest {
         Run run = run(NormConfig.RateControl.FIXED, seed);
         System.out.printf("fixed: sent %.1f Mbit/s, queue drops %d%n", run.sentRate / 1e6, run.queueDrops);
         assertThat(run.sentRate).as("the control: a fixed rate ignores the bottleneck").isGreaterThan(2.0 * BOTTLENECK);
+    }
+
+    /**
+     * Hostile input: a node that claims 100% loss as often as it likes (forged NORM_ACK(CC), each with a newer
+     * cc_sequence) becomes the limiting receiver and holds the sender at NORM-CC's floor, never below, while it
+     * claims; within its inactivity time (CcNodes: 20 round trips, at least 500 ms) after it stops, the honest
+     * receiver's slow start takes the rate back up.
+     */
+    @Test
+    void aReceiverClaimingAbsurdLossHoldsTheRateAtTheFloorOnlyWhileItClaims() throws Exception {
+        long seed = 18_003;
+        System.out.println("CongestionControlTest seed " + seed);
+        NormConfig base = TestGroups.fresh().toBuilder().txRate(200_000_000L).rateControl(NormConfig.RateControl.CC)
+                .txCacheBytes(4 << 20).build();
+        ObjectCollector honest = new ObjectCollector();
+        try (NormSession rx = NormSession.open(base.toBuilder().nodeId(91).build(), honest, seed);
+             NormSession tx = NormSession.open(base.toBuilder().nodeId(90).build(), null, seed + 1);
+             ForgedPackets attacker = new ForgedPackets(base)) {
+            Thread producer = new Thread(() -> {
+                byte[] data = new byte[SIZE];
+                try {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        tx.enqueue(Unpooled.wrappedBuffer(data), null, 4, 100, TimeUnit.MILLISECONDS);
+                    }
+                } catch (InterruptedException | RuntimeException e) {
+                    // stopped (or the session closed under it)
+                }
+            }, "cc-producer");
+            producer.start();
+            try {
+                Thread.sleep(1000);
+                long lowest = Long.MAX_VALUE;
+                long attackEnd = System.nanoTime() + 3_000_000_000L;
+                int sequence = 0;
+                while (System.nanoTime() - attackEnd < 0) {
+                    attacker.send(ForgedPackets.ccAck(666, 90, tx.instanceId(), sequence++ & 0xFFFF,
+                            NormWire.CC_FLAG_RTT, 0.01, 1.0, 1));
+                    Thread.sleep(5);
+                    lowest = Math.min(lowest, tx.txRateBitsPerSecond());
+                }
+                long underAttack = tx.txRateBitsPerSecond();
+                System.out.printf("under attack: rate %d bit/s (lowest %d); sender %s%n", underAttack, lowest,
+                        tx.counters());
+                assertThat(lowest).as("never below the floor").isGreaterThanOrEqualTo(CcRateController.MIN_BITS_PER_SECOND);
+                assertThat(underAttack).as("the claim holds the rate at the floor")
+                        .isLessThan(4 * CcRateController.MIN_BITS_PER_SECOND);
+                long stopped = System.nanoTime();
+                boolean recovered = org.fjm2.testkit.Await.until(
+                        () -> tx.txRateBitsPerSecond() > 20 * CcRateController.MIN_BITS_PER_SECOND,
+                        java.time.Duration.ofSeconds(5));
+                System.out.printf("after the attack: %d bit/s after %.2f s%n", tx.txRateBitsPerSecond(),
+                        (System.nanoTime() - stopped) / 1e9);
+                assertThat(recovered).as("the honest receiver's feedback takes the rate back up; sender %s",
+                        tx.counters()).isTrue();
+                assertThat(System.nanoTime() - stopped).as("recovery time, ns")
+                        .isLessThan(org.fjm2.norm.sender.CcNodes.INACTIVE_MIN_NANOS + 3_000_000_000L);
+            } finally {
+                producer.interrupt();
+                producer.join();
+            }
+        }
     }
 
     record Run(double sentRate, double goodput, long queueDrops, long ccFeedback) {
@@ -95,11 +158,18 @@ class CongestionControlTest {
             double seconds = (System.nanoTime() - start) / 1e9;
             assertThat(all).as("%s: every object at both receivers (%d sent; slow %d, fast %d); sender %s; slow %s",
                     control, objects, slow.count(), fast.count(), tx.counters(), slowRx.counters()).isTrue();
-            var slowObjects = slow.received();
+            if (control == NormConfig.RateControl.CC) {
+                assertThat(slow.lost()).as("objects the bottlenecked receiver gave up").isEmpty();
+            }
             var fastObjects = fast.received();
-            for (int i = 0; i < objects; i++) {
-                assertThat(slowObjects.get(i).crc()).as("object %d at the slow receiver", i).isEqualTo(crcs[i]);
-                assertThat(fastObjects.get(i).crc()).as("object %d at the fast receiver", i).isEqualTo(crcs[i]);
+            int firstId = fastObjects.get(0).objectId();
+            for (ObjectCollector.Received r : fastObjects) {
+                assertThat(r.crc()).as("object %d at the fast receiver", r.objectId())
+                        .isEqualTo(crcs[(r.objectId() - firstId) & 0xFFFF]);
+            }
+            for (ObjectCollector.Received r : slow.received()) {
+                assertThat(r.crc()).as("object %d at the slow receiver", r.objectId())
+                        .isEqualTo(crcs[(r.objectId() - firstId) & 0xFFFF]);
             }
             System.out.printf("%s: %d objects in %.1f s; rate every 0.5 s (Mbit/s):%s; sender %s%n", control, objects,
                     seconds, trace, tx.counters());

@@ -2,6 +2,7 @@ package org.fjm2.norm.receiver;
 
 import io.netty.buffer.ByteBuf;
 import org.fjm2.norm.codec.CommandFlyweight;
+import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.HeaderExtensions;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.Quantizer;
@@ -39,6 +40,8 @@ final class CongestionFeedback {
     private boolean lossEventPending;
     /** Whether the sender's last probe listed limiting receivers (it runs NORM-CC, not only GRTT probing). */
     private boolean listed;
+    private boolean holdingOff;
+    private long holdOffUntil;
 
     /**
      * @param grttSeconds     the sender's advertised GRTT: our round trip until it measures ours
@@ -123,6 +126,38 @@ final class CongestionFeedback {
     /** Whether the sender's last probe had a node list: it runs NORM-CC, and answers are suppressed and held off. */
     boolean listed() {
         return listed;
+    }
+
+    /**
+     * No answer to probes before {@code untilNanos}: we answered, or another receiver's feedback covered ours.
+     * Applies only while the sender runs NORM-CC (lists limiting receivers); GRTT probes are always answered.
+     */
+    void holdOff(long untilNanos) {
+        holdingOff = true;
+        holdOffUntil = untilNanos;
+    }
+
+    /** Whether a probe arriving at {@code now} goes unanswered (hold-off). */
+    boolean heldOff(long now) {
+        return listed && holdingOff && now - holdOffUntil < 0;
+    }
+
+    /**
+     * Whether the EXT_CC_FEEDBACK in another receiver's NACK or ACK to this sender makes our pending answer
+     * redundant ({@link #suppressedBy(int, double)}); never while the sender only probes the GRTT.
+     */
+    boolean suppressedBy(FeedbackFlyweight other) {
+        if (!listed) {
+            return false;
+        }
+        ByteBuf buf = other.buffer();
+        int end = other.offset() + other.headerLength();
+        int index = HeaderExtensions.find(buf, other.extensionsIndex(), end, NormWire.EXT_CC_FEEDBACK);
+        if (index < 0 || HeaderExtensions.extensionLength(buf, index, end) != HeaderExtensions.CC_FEEDBACK_LENGTH) {
+            return false;
+        }
+        return suppressedBy(HeaderExtensions.ccFeedbackFlags(buf, index),
+                Quantizer.unquantizeRate(HeaderExtensions.ccFeedbackRate(buf, index)));
     }
 
     /** Takes the pending "a loss event happened while we limit the sender" signal. */

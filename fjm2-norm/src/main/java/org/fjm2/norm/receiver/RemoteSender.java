@@ -81,9 +81,6 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final Timer ccTimer;
     /** NORM-CC feedback state, made when the sender's probes carry EXT_CC_RATE. */
     private CongestionFeedback congestion;
-    /** No NORM_ACK(CC) before this time: our last answer, or another receiver's that covered ours, is this recent. */
-    private long ccHoldoffUntil;
-    private boolean ccHoldoff;
     private final Timer ackTimer;
     private final Timer activityTimer;
     private long lastHeardNanos;
@@ -429,16 +426,12 @@ public final class RemoteSender implements RemoteSenderInfo {
             feedback.sendCcAck(grtt);
             return;
         }
-        boolean congestionControlled = cmd.ccNodeCount() > 0;
-        if (!congestionControlled) {
-            ccHoldoff = false;
-        }
-        if (ccTimer.isActive() || (ccHoldoff && now - ccHoldoffUntil < 0)) {
+        if (ccTimer.isActive() || congestion.heldOff(now)) {
             return;
         }
         double max = Math.min(grtt * Math.max(backoffFactor, 4), PROBE_ANSWER_MAX_DELAY_SECONDS);
         double backoff = backoffSeconds(max);
-        double delay = congestionControlled ? 0.25 * congestion.answerBias() * max + 0.75 * backoff : backoff;
+        double delay = congestion.listed() ? 0.25 * congestion.answerBias() * max + 0.75 * backoff : backoff;
         ctx.timers().schedule(ccTimer, now + (long) (delay * 1e9));
     }
 
@@ -453,25 +446,15 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     /** Another receiver's NACK or ACK to this sender carried CC feedback that may make our pending answer redundant. */
     private void onOtherCongestionFeedback(FeedbackFlyweight other) {
-        if (congestion == null || !congestion.listed() || !ccTimer.isActive()) {
-            return;
-        }
-        int end = other.offset() + other.headerLength();
-        int index = HeaderExtensions.find(other.buffer(), other.extensionsIndex(), end, NormWire.EXT_CC_FEEDBACK);
-        if (index < 0 || HeaderExtensions.extensionLength(other.buffer(), index, end)
-                != HeaderExtensions.CC_FEEDBACK_LENGTH) {
-            return;
-        }
-        double rate = Quantizer.unquantizeRate(HeaderExtensions.ccFeedbackRate(other.buffer(), index));
-        if (congestion.suppressedBy(HeaderExtensions.ccFeedbackFlags(other.buffer(), index), rate)) {
+        if (congestion != null && ccTimer.isActive() && congestion.suppressedBy(other)) {
             ctx.timers().cancel(ccTimer);
             holdOffCongestionFeedback();
         }
     }
 
+    /** No NORM_ACK(CC) for a hold-off of max(backoff, 4) GRTTs (NRL NORM's). */
     private void holdOffCongestionFeedback() {
-        ccHoldoff = true;
-        ccHoldoffUntil = ctx.nanoTime() + (long) (grtt * Math.max(backoffFactor, 4) * 1e9);
+        congestion.holdOff(ctx.nanoTime() + (long) (grtt * Math.max(backoffFactor, 4) * 1e9));
     }
 
     // ---- the NACK cycle ------------------------------------------------------------------------------------------
@@ -575,7 +558,7 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private void onCcTimer() {
         feedback.sendCcAck(grtt);
-        if (congestion != null && congestion.listed()) {
+        if (congestion != null) {
             holdOffCongestionFeedback();
         }
     }

@@ -18,7 +18,7 @@ import org.fjm2.norm.codec.Quantizer;
  * is not measured yet (being listed is how it gets measured), or when the newcomer's rate is lower. A node heard from for no {@link #inactiveAfterNanos} is inactive: an inactive
  * CLR releases the rate. A fixed table: no allocation after construction. Owned by the session's event loop.
  */
-final class CcNodes {
+public final class CcNodes {
 
     /** Nodes tracked: the CLR and four candidates (NRL NORM keeps five). */
     static final int MAX_NODES = 5;
@@ -27,7 +27,7 @@ final class CcNodes {
     /** Feedback silence after which a node is inactive: this many round trips (its own or the GRTT, the larger). */
     static final int INACTIVE_ROUND_TRIPS = 20;
     /** ... but never less than this (loaded hosts answer late). */
-    static final long INACTIVE_MIN_NANOS = 500_000_000L;
+    public static final long INACTIVE_MIN_NANOS = 500_000_000L;
 
     private final int[] ids = new int[MAX_NODES];
     private final boolean[] active = new boolean[MAX_NODES];
