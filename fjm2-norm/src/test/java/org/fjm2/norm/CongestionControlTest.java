@@ -51,8 +51,8 @@ class CongestionControlTest {
     }
 
     /**
-     * Hostile input: a node that claims 100% loss as often as it likes (forged NORM_ACK(CC), each with a newer
-     * cc_sequence) becomes the limiting receiver and holds the sender at NORM-CC's floor, never below, while it
+     * Hostile input: a node that claims 100% loss as often as it likes (forged NORM_ACK(CC) answering the latest
+     * probe, as a node hearing the group can) becomes the limiting receiver and holds the sender at NORM-CC's floor, never below, while it
      * claims; within its inactivity time (CcNodes: 20 round trips, at least 500 ms) after it stops, the honest
      * receiver's slow start takes the rate back up.
      */
@@ -81,10 +81,11 @@ class CongestionControlTest {
                 Thread.sleep(1000);
                 long lowest = Long.MAX_VALUE;
                 long attackEnd = System.nanoTime() + 3_000_000_000L;
-                int sequence = 0;
                 while (System.nanoTime() - attackEnd < 0) {
-                    attacker.send(ForgedPackets.ccAck(666, 90, tx.instanceId(), sequence++ & 0xFFFF,
-                            NormWire.CC_FLAG_RTT, 0.01, 1.0, 1));
+                    // the attacker answers the latest probe (cc_sequence counts probes from 0): it hears them all
+                    int sequence = (int) (tx.counters().get(Counter.PROBES_SENT) - 1) & 0xFFFF;
+                    attacker.send(ForgedPackets.ccAck(666, 90, tx.instanceId(), sequence, NormWire.CC_FLAG_RTT, 0.01,
+                            1.0, 1));
                     Thread.sleep(5);
                     lowest = Math.min(lowest, tx.txRateBitsPerSecond());
                 }
