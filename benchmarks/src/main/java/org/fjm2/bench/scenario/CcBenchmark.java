@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "cc", mixinStandardHelpOptions = true,
         description = "NORM-CC through an unknown 20 Mbit/s bottleneck (tbf between two network namespaces): "
-                + "NRL(cc)->NRL baseline, NRL(cc)->fjm2, fjm2(cc)->fjm2, fjm2(cc)->NRL as % of the link.")
+                + "NRL(cc)->NRL baseline, NRL(cc)->fjm2, fjm2(cc)->fjm2, fjm2(cc)->NRL as %% of the link.")
 public final class CcBenchmark implements Callable<Integer> {
 
     static final Engine[][] PAIRS = {
