@@ -26,6 +26,7 @@ const char* const USAGE =
     "  --socket-buffer BYTES (8388608 SO_SNDBUF/SO_RCVBUF asked of the kernel)\n"
     "send: --size BYTES (8192)  --rate BPS (2e9)  --segment BYTES (1400)  --block K (64)  --parity N (0)\n"
     "      --grtt SEC (0.001 initial estimate)  --grtt-max SEC (10)  --robust N (20 FLUSH repetitions)  --cache-count N (4096 objects)\n"
+    "      --cc 1 (NORM-CC congestion control: --rate is the start)  --rate-max BPS (-1: none; the NORM-CC ceiling)\n"
     "recv: --rx-cache N (4096 objects pending per sender)\n";
 
 struct Options {
@@ -48,6 +49,8 @@ struct Options {
     int robust = 20;
     unsigned long cacheCount = 4096;
     unsigned long rxCache = 4096;
+    bool cc = false;
+    double rateMax = -1.0;
 };
 
 [[noreturn]] void fail(const std::string& why, int code) {
@@ -101,6 +104,8 @@ Options parse(int argc, char** argv) {
         else if (n == "--robust") o.robust = (int)number(n, v);
         else if (n == "--cache-count") o.cacheCount = (unsigned long)number(n, v);
         else if (n == "--rx-cache") o.rxCache = (unsigned long)number(n, v);
+        else if (n == "--cc") o.cc = number(n, v) != 0;
+        else if (n == "--rate-max") o.rateMax = number(n, v);
         else fail("unknown option " + n + " (see --help)", 2);
     }
     if (o.size < 1) fail("--size must be at least 1", 2);
@@ -147,6 +152,10 @@ int runSender(const Options& o) {
     NormInstanceHandle instance = NormCreateInstance();
     NormSessionHandle session = openSession(instance, o);
     NormSetTxRate(session, o.rate);
+    if (o.cc) {
+        NormSetCongestionControl(session, true);
+        NormSetTxRateBounds(session, -1.0, o.rateMax);
+    }
     NormSetGrttMax(session, o.grttMax);
     NormSetGrttEstimate(session, o.grtt);
     NormSetTxRobustFactor(session, o.robust);

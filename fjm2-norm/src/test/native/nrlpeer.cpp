@@ -39,6 +39,8 @@ const char* const USAGE =
     "common:  --addr GROUP (224.1.2.3)  --port P (6003)  --iface IF (lo)  --id NODEID (1)\n"
     "         --buffer BYTES (16777216 session buffer)  --debug LEVEL (0)  --timeout SEC (120, then give up)\n"
     "         --linger SEC (2 send / 0 recv: keep serving repairs or ACKs after the work is done)\n"
+    "         --cc (NORM-CC congestion control: --rate is the start, --rate-max the ceiling; RATE lines report\n"
+    "         the sender's rate at each change, at most every 100 ms, and at the end)\n"
     "send:    --rate BPS (20000000)  --segment BYTES (1024)  --block K (64)  --parity N (0)  --auto-parity N (0)\n"
     "         --fec-id ID (0: libnorm picks 5, or 2 when block+parity > 255)  --instance ID (1)\n"
     "         --tx-loss PCT (0)  --grtt SEC (0.01)  --grtt-max SEC (10: a late answer raises GRTT for long)\n"
@@ -70,6 +72,8 @@ struct Options {
     double linger = -1.0;
     // send
     double rate = 20e6;
+    bool cc = false;
+    double rateMax = -1.0;
     int segment = 1024;
     int block = 64;
     int parity = 0;
@@ -219,6 +223,7 @@ Options parse(int argc, char** argv) {
         }
         if (name == "--info") { o.info = true; continue; }
         if (name == "--sync-all") { o.syncAll = true; continue; }
+        if (name == "--cc") { o.cc = true; continue; }
         if (i + 1 >= argc) fail("missing value after " + name, 2);
         const char* v = argv[++i];
         const char* n = name.c_str();
@@ -231,6 +236,7 @@ Options parse(int argc, char** argv) {
         else if (name == "--timeout") o.timeout = parseReal(n, v);
         else if (name == "--linger") o.linger = parseReal(n, v);
         else if (name == "--rate") o.rate = parseReal(n, v);
+        else if (name == "--rate-max") o.rateMax = parseReal(n, v);
         else if (name == "--segment") o.segment = (int)parseNumber(n, v);
         else if (name == "--block") o.block = (int)parseNumber(n, v);
         else if (name == "--parity") o.parity = (int)parseNumber(n, v);
@@ -311,6 +317,18 @@ const char* ackStatusName(NormAckingStatus status) {
     }
 }
 
+// "RATE bps=..." for NORM-CC senders, at most every 100 ms (or now when `force`): at each NORM_TX_RATE_CHANGED and
+// on every pass of the sender's loop. The rate is read every time: libnorm posts the next TX_RATE_CHANGED only
+// after the application read the rate.
+void reportRate(NormSessionHandle session, bool force) {
+    static double last = 0;
+    double rate = NormGetTxRate(session);
+    double t = now();
+    if (!force && t - last < 0.1) return;
+    last = t;
+    event("RATE bps=%.0f", rate);
+}
+
 NormSessionHandle openSession(NormInstanceHandle instance, const Options& o) {
     NormSessionHandle session = NormCreateSession(instance, o.addr.c_str(), (UINT16)o.port, (NormNodeId)o.id);
     if (session == NORM_SESSION_INVALID) fail("NormCreateSession failed for " + o.addr, 1);
@@ -331,6 +349,10 @@ int runSender(const Options& o) {
     NormInstanceHandle instance = NormCreateInstance();
     NormSessionHandle session = openSession(instance, o);
     NormSetTxRate(session, o.rate);
+    if (o.cc) {
+        NormSetCongestionControl(session, true);
+        NormSetTxRateBounds(session, -1.0, o.rateMax > 0 ? o.rateMax : -1.0);
+    }
     NormSetGrttMax(session, o.grttMax);
     NormSetGrttEstimate(session, o.grtt);
     NormSetTxLoss(session, o.txLoss);
@@ -377,6 +399,7 @@ int runSender(const Options& o) {
             NormSetWatermark(session, last, true);
             watermarkSet = true;
         }
+        if (o.cc) reportRate(session, false);
         double t = now();
         if (finished && lingerUntil < 0) lingerUntil = t + o.linger;
         if (lingerUntil >= 0 && t >= lingerUntil) break;
@@ -423,10 +446,20 @@ int runSender(const Options& o) {
                 finished = true;
                 break;
             }
+            case NORM_TX_RATE_CHANGED:
+                reportRate(session, false);
+                break;
+            case NORM_CC_ACTIVE:
+                event("CC_ACTIVE");
+                break;
+            case NORM_CC_INACTIVE:
+                event("CC_INACTIVE");
+                break;
             default:
                 break;
         }
     }
+    if (o.cc) reportRate(session, true);
     if (timedOut) event("TIMEOUT enqueued=%lu sent=%lu of=%lu", next, sent, total);
     event("DONE role=send sent=%lu enqueued=%lu", sent, next);
     NormStopSender(session);
@@ -592,6 +625,10 @@ int runStreamSender(const Options& o) {
     NormInstanceHandle instance = NormCreateInstance();
     NormSessionHandle session = openSession(instance, o);
     NormSetTxRate(session, o.rate);
+    if (o.cc) {
+        NormSetCongestionControl(session, true);
+        NormSetTxRateBounds(session, -1.0, o.rateMax > 0 ? o.rateMax : -1.0);
+    }
     NormSetGrttMax(session, o.grttMax);
     NormSetGrttEstimate(session, o.grtt);
     NormSetTxLoss(session, o.txLoss);

@@ -1,5 +1,6 @@
 package org.fjm2.bench;
 
+import org.fjm2.bench.scenario.CcBenchmark;
 import org.fjm2.bench.scenario.FecRepairBenchmark;
 import org.fjm2.bench.scenario.FlapBenchmark;
 import org.fjm2.bench.scenario.JitterBenchmark;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Command;
         description = "Benchmark scenarios: tables, CSV and PNG plots, ratios against baselines measured in the same run.",
         subcommands = {NormEngineBenchmark.class, TunnelWanBenchmark.class, MeshBenchmark.class, FecRepairBenchmark.class,
                 UdpBenchmark.class, ThroughputBenchmark.class, LatencyBenchmark.class, NormVsNrlBenchmark.class,
-                LossyLinkBenchmark.class, FlapBenchmark.class, JitterBenchmark.class})
+                LossyLinkBenchmark.class, FlapBenchmark.class, JitterBenchmark.class, CcBenchmark.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -115,6 +115,11 @@ public final class NormSession implements AutoCloseable {
         return engine.call(() -> engine.sender().trackedReceivers());
     }
 
+    /** The rate the sender's rate controller allows now, bit/s (the configured rate unless it adapts). */
+    public long txRateBitsPerSecond() {
+        return engine.call(() -> engine.sender().txRateBitsPerSecond());
+    }
+
     /** The group round-trip time this sender advertises, seconds. */
     public double grttSeconds() {
         return engine.sender().grttSeconds();

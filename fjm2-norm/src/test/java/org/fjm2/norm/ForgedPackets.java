@@ -15,6 +15,7 @@ import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.HeaderExtensions;
 import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.codec.ObjectMessageFlyweight;
+import org.fjm2.norm.codec.Quantizer;
 import org.fjm2.norm.codec.RepairRequestWriter;
 
 /**
@@ -99,6 +100,20 @@ public final class ForgedPackets implements AutoCloseable {
         requests.accept(writer);
         writer.close();
         buf.writerIndex(FeedbackFlyweight.HEADER_LENGTH + writer.length());
+        return buf;
+    }
+
+    /** A NORM_ACK(CC) from {@code source} to sender {@code server} with EXT_CC_FEEDBACK of the forger's choosing. */
+    public static ByteBuf ccAck(int source, int server, int instance, int ccSequence, int flags, double rttSeconds,
+                                double loss, double bytesPerSecond) {
+        int length = FeedbackFlyweight.HEADER_LENGTH + HeaderExtensions.CC_FEEDBACK_LENGTH;
+        ByteBuf buf = Unpooled.buffer(length);
+        FeedbackFlyweight f = new FeedbackFlyweight().wrap(buf, 0, length);
+        f.writeFeedbackHeader(NormWire.TYPE_ACK, 1, source, server, instance, NormWire.ACK_CC, 0, 0, 0);
+        f.headerLength(length);
+        HeaderExtensions.writeCcFeedback(buf, FeedbackFlyweight.HEADER_LENGTH, ccSequence, flags,
+                Quantizer.quantizeRtt(rttSeconds), Quantizer.quantizeLoss32(loss), Quantizer.quantizeRate(bytesPerSecond));
+        buf.writerIndex(length);
         return buf;
     }
 

@@ -15,6 +15,7 @@ import org.fjm2.norm.fuzz.ErrorLogWatch;
 import org.fjm2.norm.fuzz.InputBounds;
 import org.fjm2.norm.fuzz.NormMessageSynth;
 import org.fjm2.norm.fuzz.SessionUnderFuzz;
+import org.fjm2.norm.sender.CcRateController;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -68,15 +69,32 @@ class SenderFeedbackFuzzTest {
         feed(input, false);
     }
 
-    private void feed(byte[] input, boolean raw) throws Exception {
+    /**
+     * NORM-CC feedback ({@link NormMessageSynth}'s NACKs and ACKs, with EXT_CC_FEEDBACK in the ACKs) to a sender
+     * running {@code rateControl=cc}: besides the bounds above, whatever the feedback claims, the sender's rate stays
+     * between NORM-CC's floor and the configured rate.
+     */
+    @FuzzTest
+    void congestionFeedback(byte[] input) throws Exception {
         errors.clear();
-        InputBounds.checkConfirmed(() -> feedFreshSender(input, raw), input.length, input);
+        InputBounds.checkConfirmed(() -> feedFreshSender(input, false, true), input.length, input);
         errors.assertNoErrors(InputBounds.describe(input));
     }
 
-    private static InputBounds.Cost feedFreshSender(byte[] input, boolean raw) throws InterruptedException {
-        NormConfig config = SessionUnderFuzz.config().segmentSize(SEGMENT_SIZE).blockSize(BLOCK_SIZE).parity(4)
-                .build();
+    private void feed(byte[] input, boolean raw) throws Exception {
+        errors.clear();
+        InputBounds.checkConfirmed(() -> feedFreshSender(input, raw, false), input.length, input);
+        errors.assertNoErrors(InputBounds.describe(input));
+    }
+
+    private static InputBounds.Cost feedFreshSender(byte[] input, boolean raw, boolean cc)
+            throws InterruptedException {
+        NormConfig.Builder builder = SessionUnderFuzz.config().segmentSize(SEGMENT_SIZE).blockSize(BLOCK_SIZE)
+                .parity(4);
+        if (cc) {
+            builder.rateControl(NormConfig.RateControl.CC);
+        }
+        NormConfig config = builder.build();
         try (SessionUnderFuzz target = SessionUnderFuzz.open(config, SEED)) {
             NormSession session = target.session();
             sendObjects(session);
@@ -92,6 +110,12 @@ class SenderFeedbackFuzzTest {
             if (tracked > MAX_TRACKED_RECEIVERS) {
                 throw new AssertionError("the sender tracks " + tracked + " receivers (cap " + MAX_TRACKED_RECEIVERS
                         + ") after " + InputBounds.describe(input));
+            }
+            long rate = session.txRateBitsPerSecond();
+            long floor = Math.min(config.txRate(), CcRateController.MIN_BITS_PER_SECOND);
+            if (cc && (rate < floor || rate > config.txRate())) {
+                throw new AssertionError("the NORM-CC rate " + rate + " left [" + floor + ", " + config.txRate()
+                        + "] after " + InputBounds.describe(input));
             }
             return cost;
         }

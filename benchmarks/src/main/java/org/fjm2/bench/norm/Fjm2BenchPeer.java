@@ -47,6 +47,10 @@ public final class Fjm2BenchPeer {
                 .receiveBuffer(o.integer("--socket-buffer", 8 << 20))
                 .sendBuffer(o.integer("--socket-buffer", 8 << 20))
                 .maxObjectSize(Math.max(NormConfig.DEFAULT_MAX_OBJECT_SIZE, o.integer("--size", 0)));
+        if (o.integer("--cc", 0) != 0) {
+            builder.rateControl(NormConfig.RateControl.CC);   // --rate is then the ceiling (nrlbench: --rate-max)
+            builder.txRate((long) o.real("--rate-max", o.real("--rate", 2e9)));
+        }
         NormConfig config = builder.build();
         double seconds = o.real("--seconds", 10);
         long reportNanos = (long) (o.real("--report", 0.1) * 1e9);

@@ -40,7 +40,15 @@ public final class PeerLauncher {
     }
 
     public PeerProcess start(Engine engine, String role, List<String> options) throws IOException {
+        return start(engine, role, options, null);
+    }
+
+    /** Starts the peer inside network namespace {@code namespace} ({@code ip netns exec}; null: this one). */
+    public PeerProcess start(Engine engine, String role, List<String> options, String namespace) throws IOException {
         List<String> command = new ArrayList<>();
+        if (namespace != null) {
+            command.addAll(List.of("ip", "netns", "exec", namespace));
+        }
         if (engine == Engine.NRL) {
             command.add(nrlBinary.toString());
         } else {

@@ -47,8 +47,13 @@ public final class NormSendCommand implements Callable<Integer> {
     SessionOptions session;
 
     @Option(names = "--rate", paramLabel = "BPS", defaultValue = "100m",
-            description = "Transmit rate in bit/s (k, m, g suffixes). Default: ${DEFAULT-VALUE}.")
+            description = "Transmit rate in bit/s (k, m, g suffixes); with --cc the ceiling. Default: ${DEFAULT-VALUE}.")
     String rate;
+
+    @Option(names = "--cc", description = "NORM-CC congestion control (RFC 5740 section 5.5, as NRL NORM's): start "
+            + "at 1 Mbit/s, find the path's TCP-friendly rate from the receivers' feedback, never above --rate nor "
+            + "below 100 kbit/s.")
+    boolean congestionControl;
 
     @Option(names = "--ack", paramLabel = "NODE_ID", split = ",",
             description = "Ask these receivers to acknowledge (watermark) and report per file.")
@@ -138,7 +143,7 @@ public final class NormSendCommand implements Callable<Integer> {
             largest = Math.max(largest, size);
             total += size;
         }
-        NormConfig.Builder builder = session.builder().txRate(rateBps).maxObjectSize((int) largest)
+        NormConfig.Builder builder = rateControl(session.builder().txRate(rateBps)).maxObjectSize((int) largest)
                 .txCacheObjects(cacheObjects)
                 .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, largest))
                 .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, largest));
@@ -217,6 +222,11 @@ public final class NormSendCommand implements Callable<Integer> {
     }
 
     /** {@code --stream}: stdin as one stream, until its end. */
+    /** NORM-CC when asked for, else the fixed rate. */
+    private NormConfig.Builder rateControl(NormConfig.Builder builder) {
+        return congestionControl ? builder.rateControl(NormConfig.RateControl.CC) : builder;
+    }
+
     private int sendStream(long rateBps) throws Exception {
         long bufferBytes = Quantities.bytes("--stream-buffer", streamBuffer);
         if (bufferBytes < 1 || bufferBytes > (1L << 30)) {
@@ -230,7 +240,7 @@ public final class NormSendCommand implements Callable<Integer> {
         }
         Duration lingerTime = Quantities.duration("--linger", linger);
         long deadline = SessionOptions.deadline("--timeout", timeout);
-        NormConfig config = session.builder().txRate(rateBps).build();
+        NormConfig config = rateControl(session.builder().txRate(rateBps)).build();
         long start = System.nanoTime();
         long sent = 0;
         try (NormSession norm = NormSession.open(config, null, java.util.concurrent.ThreadLocalRandom.current()

@@ -61,7 +61,15 @@ public final class NormConfig {
          * {@code AutoRateController}). With receiver-paced flow control this gets a machine's speed without knowing
          * it in advance.
          */
-        AUTO
+        AUTO,
+        /**
+         * NORM-CC congestion control (RFC 5740 section 5.5, interoperable with NRL NORM's): slow start, then the
+         * TCP-friendly rate of the limiting receiver, computed from the loss and round trip receivers report; the
+         * configured rate is the ceiling, {@code CcRateController.MIN_BITS_PER_SECOND} the floor, and receiver-paced
+         * flow control still applies below it (see {@code CcRateController}). For links shared with TCP and lossy
+         * WAN paths.
+         */
+        CC
     }
     /**
      * Receiver-paced flow control: the sender offers it in its probes, FJM2 receivers report how much their socket

@@ -29,6 +29,16 @@ public final class NormCounters extends EnumCounters<NormCounters.Counter> {
         RECEIVERS_EVICTED,
         /** Receivers an acknowledgement round stopped waiting for because they fell silent (receiverSilence). */
         RECEIVERS_SUSPENDED,
+        /** NACKs and ACKs that carried this receiver's NORM-CC feedback (EXT_CC_FEEDBACK). */
+        CC_FEEDBACK_SENT,
+        /** NORM-CC feedback a congestion-controlled sender took into account. */
+        CC_FEEDBACK_RECEIVED,
+        /**
+         * NORM-CC input with impossible values, counted and ignored: feedback with a zero rate, a round trip beyond
+         * {@code grttMax} or a cc_sequence far ahead of any probe sent; a CC node list entry for us with such a round
+         * trip.
+         */
+        CC_DROPPED,
         /** Receive-window reports sent to flow-controlled senders (receiver-paced flow control). */
         FLOW_REPORTS_SENT,
         /** Receive-window reports received from receivers. */

@@ -65,6 +65,11 @@ final class Dispatcher implements InboundStep {
                 feedback.wrap(datagram);
                 if (feedback.serverId() == nodeId) {
                     sender.onAck(feedback);
+                } else {
+                    RemoteSender rs = remoteSenders.get(feedback.serverId());
+                    if (rs != null && rs.instanceId() == feedback.instanceId()) {
+                        rs.onOtherAck(feedback);
+                    }
                 }
                 break;
             }

@@ -135,8 +135,8 @@ final class NackBuilder {
     private void beginNack(int fecId, int m) {
         nackFecId = fecId;
         nackM = m;
-        nackPacket = ctx.output().allocate(FeedbackFlyweight.HEADER_LENGTH + 16 + nackPayloadBudget());
-        writer.reset(nackPacket, nackPacket.writerIndex() + FeedbackFlyweight.HEADER_LENGTH, nackPayloadBudget(),
+        nackPacket = ctx.output().allocate(ReceiverFeedback.NACK_HEADER_ROOM + 16 + nackPayloadBudget());
+        writer.reset(nackPacket, nackPacket.writerIndex() + ReceiverFeedback.NACK_HEADER_ROOM, nackPayloadBudget(),
                 fecId, m);
     }
 

@@ -19,6 +19,12 @@ import org.fjm2.norm.protocol.ProtocolContext;
  */
 final class ReceiverFeedback {
 
+    /**
+     * Room NACK builders leave before their repair requests: the base header and an EXT_CC_FEEDBACK, which a NACK to
+     * a NORM-CC sender carries (without it, the requests move down over the unused room before sending).
+     */
+    static final int NACK_HEADER_ROOM = FeedbackFlyweight.HEADER_LENGTH + HeaderExtensions.CC_FEEDBACK_LENGTH;
+
     private final ProtocolContext ctx;
     private final NormConfig config;
     private final RemoteSenderInfo sender;
@@ -28,6 +34,8 @@ final class ReceiverFeedback {
     private long ccSendMicros;
     private long ccRecvMicros;
     private int ccSequence;
+    /** NORM-CC state, once the sender's probes carry EXT_CC_RATE: every NACK and ACK then carries our feedback. */
+    private CongestionFeedback congestion;
     /** Whether we ever gave this sender feedback (it may then track us, and wants to hear when we leave). */
     private boolean spoke;
 
@@ -35,6 +43,20 @@ final class ReceiverFeedback {
         this.ctx = ctx;
         this.config = ctx.config();
         this.sender = sender;
+    }
+
+    /** The sender runs (or offers) NORM-CC: our NACKs and ACKs carry EXT_CC_FEEDBACK from now on. */
+    void congestion(CongestionFeedback congestion) {
+        this.congestion = congestion;
+    }
+
+    /** Writes our EXT_CC_FEEDBACK at {@code index} when the sender runs NORM-CC; returns its length (0 when not). */
+    private int writeCongestion(ByteBuf packet, int index) {
+        if (congestion == null) {
+            return 0;
+        }
+        ctx.counters().increment(Counter.CC_FEEDBACK_SENT);
+        return congestion.write(packet, index);
     }
 
     /** A NORM_CMD(CC) probe arrived: its send time is echoed in our next feedback. */
@@ -62,23 +84,36 @@ final class ReceiverFeedback {
     }
 
     /**
-     * Sends a NORM_NACK whose repair requests ({@code requestsLength} bytes) were written after the header room
-     * at the packet's writer index.
+     * Sends a NORM_NACK whose repair requests ({@code requestsLength} bytes) were written {@link #NACK_HEADER_ROOM}
+     * after the packet's writer index.
      */
     void sendNack(ByteBuf packet, int requestsLength) {
-        int length = FeedbackFlyweight.HEADER_LENGTH + requestsLength;
-        writeHeader(packet, length, NormWire.TYPE_NACK, 0, FeedbackFlyweight.HEADER_LENGTH);
-        packet.writerIndex(packet.writerIndex() + length);
+        int start = packet.writerIndex();
+        int header = FeedbackFlyweight.HEADER_LENGTH
+                + writeCongestion(packet, start + FeedbackFlyweight.HEADER_LENGTH);
+        if (header < NACK_HEADER_ROOM) {
+            // no extension: the requests move down (a forward copy to a lower index never overwrites its source)
+            packet.setBytes(start + header, packet, start + NACK_HEADER_ROOM, requestsLength);
+        }
+        int length = header + requestsLength;
+        writeHeader(packet, length, NormWire.TYPE_NACK, 0, header);
+        packet.writerIndex(start + length);
         send(packet);
     }
 
-    /** NORM_ACK(CC): answers a probe that asked for feedback, with our view of the GRTT. */
+    /**
+     * NORM_ACK(CC): answers a probe that asked for feedback. To a NORM-CC sender with our loss, rate and round
+     * trip; to a sender that only probes the GRTT (an older FJM2 or a sender without EXT_CC_RATE), with its GRTT.
+     */
     void sendCcAck(double grttSeconds) {
         int header = FeedbackFlyweight.HEADER_LENGTH + HeaderExtensions.CC_FEEDBACK_LENGTH;
         ByteBuf packet = ctx.output().allocate(header);
         writeHeader(packet, header, NormWire.TYPE_ACK, NormWire.ACK_CC, header);
-        HeaderExtensions.writeCcFeedback(packet, packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH, ccSequence,
-                NormWire.CC_FLAG_RTT, Quantizer.quantizeRtt(grttSeconds), 0, Quantizer.quantizeRate(0));
+        int index = packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH;
+        if (writeCongestion(packet, index) == 0) {
+            HeaderExtensions.writeCcFeedback(packet, index, ccSequence, NormWire.CC_FLAG_RTT,
+                    Quantizer.quantizeRtt(grttSeconds), 0, Quantizer.quantizeRate(0));
+        }
         packet.writerIndex(packet.writerIndex() + header);
         send(packet);
         ctx.counters().increment(Counter.ACKS_SENT);
@@ -86,11 +121,13 @@ final class ReceiverFeedback {
 
     /** NORM_ACK(FLUSH): everything up to the watermark (object, block, symbol) arrived. */
     void sendAckFlush(int fecId, int m, int objectId, long block, int symbol, int blockLength) {
-        ByteBuf packet = ctx.output().allocate(FeedbackFlyweight.HEADER_LENGTH + 16);
-        writeHeader(packet, packet.capacity(), NormWire.TYPE_ACK, NormWire.ACK_FLUSH, FeedbackFlyweight.HEADER_LENGTH);
-        int payload = FeedbackFlyweight.writeAckFlushPayload(packet,
-                packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH, fecId, m, objectId, block, symbol, blockLength);
-        packet.writerIndex(packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH + payload);
+        ByteBuf packet = ctx.output().allocate(NACK_HEADER_ROOM + 16);
+        int header = FeedbackFlyweight.HEADER_LENGTH
+                + writeCongestion(packet, packet.writerIndex() + FeedbackFlyweight.HEADER_LENGTH);
+        int payload = FeedbackFlyweight.writeAckFlushPayload(packet, packet.writerIndex() + header, fecId, m, objectId,
+                block, symbol, blockLength);
+        writeHeader(packet, header + payload, NormWire.TYPE_ACK, NormWire.ACK_FLUSH, header);
+        packet.writerIndex(packet.writerIndex() + header + payload);
         send(packet);
         ctx.counters().increment(Counter.ACKS_SENT);
     }

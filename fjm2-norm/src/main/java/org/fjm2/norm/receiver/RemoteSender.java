@@ -80,6 +80,8 @@ public final class RemoteSender implements RemoteSenderInfo {
     private boolean backoff;
     private boolean holdoff;
     private final Timer ccTimer;
+    /** NORM-CC feedback state, made when the sender's probes carry EXT_CC_RATE. */
+    private CongestionFeedback congestion;
     private final Timer ackTimer;
     private final Timer activityTimer;
     private long lastHeardNanos;
@@ -168,6 +170,9 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private void heard(int grttQuantized, int backoff, int gsizeQuantized, InetSocketAddress from) {
         grtt = Quantizer.unquantizeRtt(grttQuantized);
+        if (congestion != null) {
+            congestion.onGrtt(grtt);
+        }
         backoffFactor = backoff;
         groupSize = Quantizer.unquantizeGroupSize(gsizeQuantized);
         lastHeardNanos = ctx.nanoTime();
@@ -185,12 +190,16 @@ public final class RemoteSender implements RemoteSenderInfo {
     /** A validated NORM_DATA or NORM_INFO from this sender. */
     public void onObjectMessage(ObjectMessageFlyweight msg, InetSocketAddress from) {
         heard(msg.grtt(), msg.backoff(), msg.gsize(), from);
+        boolean lossEvent = congestion != null && congestion.onMessage(msg.sequence(), msg.length(), ctx.nanoTime());
         try {
             onObjectMessage(msg);
         } finally {
             if (flow != null) {
                 flow.onMessage(msg.sequence(), msg.length());     // after its objects were released: the report says so
             }
+        }
+        if (lossEvent) {
+            congestionFeedbackNow();
         }
     }
 
@@ -257,6 +266,10 @@ public final class RemoteSender implements RemoteSenderInfo {
     /** A validated NORM_CMD from this sender. */
     public void onCommand(CommandFlyweight cmd, InetSocketAddress from) {
         heard(cmd.grtt(), cmd.backoff(), cmd.gsize(), from);
+        if (congestion != null && congestion.onMessage(cmd.sequence(), cmd.length(), ctx.nanoTime())
+                && cmd.flavor() != NormWire.CMD_CC) {
+            congestionFeedbackNow();    // a probe is answered below anyway
+        }
         if (flow != null) {
             flow.onMessage(cmd.sequence(), cmd.length());
         }
@@ -375,18 +388,74 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private void onCc(CommandFlyweight cmd) {
         feedback.onProbe(cmd.sendTimeSeconds(), cmd.sendTimeMicros(), cmd.ccSequence());
+        if (gone || config.silentReceiver()) {
+            return;
+        }
         int extStart = cmd.offset() + CommandFlyweight.CC_HEADER_LENGTH;
         int extEnd = cmd.offset() + cmd.headerLength();
-        boolean wantsFeedback = HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_CC_RATE) >= 0;
-        if (flow == null && !gone && !config.silentReceiver()
-                && HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_FJM2_FLOW) >= 0) {
+        if (flow == null && HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_FJM2_FLOW) >= 0) {
             flow = new FlowReporter(ctx, receiveWindow, feedback, this::releasedThrough);
             flow.offered();
         }
-        if (wantsFeedback && !config.silentReceiver() && !ccTimer.isActive()) {
-            double max = Math.min(grtt * Math.max(backoffFactor, 4), PROBE_ANSWER_MAX_DELAY_SECONDS);
-            ctx.timers().schedule(ccTimer, ctx.nanoTime() + (long) (backoffDelay(max) * 1e9));
+        int rateIndex = HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_CC_RATE);
+        if (rateIndex >= 0) {
+            onCongestionProbe(cmd, rateIndex);      // the sender asks for feedback
         }
+    }
+
+    /**
+     * A probe asking for feedback (EXT_CC_RATE at {@code rateIndex}). Every answer carries our CC feedback. A sender
+     * that runs NORM-CC lists its limiting receivers (a non-empty node list): a listed one (CLR or PLR) answers at
+     * once, the others after a random back-off biased by their rate (low rates first, RFC 5740 section 5.5.2.2),
+     * unless another receiver's feedback or our own last answer is under a hold-off old. A sender with an empty list
+     * only measures the GRTT (or looks for its first limiting receiver): everyone answers within the back-off.
+     */
+    private void onCongestionProbe(CommandFlyweight cmd, int rateIndex) {
+        if (congestion == null) {
+            congestion = new CongestionFeedback(grtt, config.grttMax().toNanos() / 1e9, config.segmentSize());
+            feedback.congestion(congestion);
+            congestion.onMessage(cmd.sequence(), cmd.length(), ctx.nanoTime());
+        }
+        if (!congestion.onProbe(cmd, rateIndex, ctx.nodeId())) {
+            ctx.counters().increment(Counter.CC_DROPPED);
+            return;
+        }
+        long now = ctx.nanoTime();
+        if (congestion.limiting()) {
+            ctx.timers().cancel(ccTimer);
+            congestion.takeLossEvent();
+            feedback.sendCcAck(grtt);
+            return;
+        }
+        if (ccTimer.isActive() || congestion.heldOff(now)) {
+            return;
+        }
+        double max = Math.min(grtt * Math.max(backoffFactor, 4), PROBE_ANSWER_MAX_DELAY_SECONDS);
+        double backoff = backoffDelay(max);
+        double delay = congestion.listed() ? 0.25 * congestion.answerBias() * max + 0.75 * backoff : backoff;
+        ctx.timers().schedule(ccTimer, now + (long) (delay * 1e9));
+    }
+
+    /** A loss event while we limit a NORM-CC sender: it hears of it now, not at its next probe. */
+    private void congestionFeedbackNow() {
+        if (congestion.takeLossEvent() && !config.silentReceiver() && !gone) {
+            ctx.timers().cancel(ccTimer);
+            congestion.advanceSequence();
+            feedback.sendCcAck(grtt);
+        }
+    }
+
+    /** Another receiver's NACK or ACK to this sender carried CC feedback that may make our pending answer redundant. */
+    private void onOtherCongestionFeedback(FeedbackFlyweight other) {
+        if (congestion != null && ccTimer.isActive() && congestion.suppressedBy(other)) {
+            ctx.timers().cancel(ccTimer);
+            holdOffCongestionFeedback();
+        }
+    }
+
+    /** No NORM_ACK(CC) for a hold-off of max(backoff, 4) GRTTs (NRL NORM's). */
+    private void holdOffCongestionFeedback() {
+        congestion.holdOff(ctx.nanoTime() + (long) (grtt * Math.max(backoffFactor, 4) * 1e9));
     }
 
     // ---- the NACK cycle ------------------------------------------------------------------------------------------
@@ -426,6 +495,9 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         backoff = false;
         boolean sent = nacks.sendNacks();
+        if (sent && congestion != null) {
+            ctx.timers().cancel(ccTimer);   // the NACK carried our CC feedback
+        }
         if (!sent && hasMissing()) {
             ctx.counters().increment(Counter.NACKS_SUPPRESSED);
         }
@@ -476,6 +548,7 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     /** Another receiver's NACK to this sender: what it asks for will be repaired for us too. */
     public void onOtherNack(FeedbackFlyweight nack) {
+        onOtherCongestionFeedback(nack);
         if (!backoff || !window.isSynced()) {
             return;
         }
@@ -486,6 +559,14 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     private void onCcTimer() {
         feedback.sendCcAck(grtt);
+        if (congestion != null) {
+            holdOffCongestionFeedback();
+        }
+    }
+
+    /** Another receiver's ACK to this sender (its CC feedback may suppress ours). */
+    public void onOtherAck(FeedbackFlyweight ack) {
+        onOtherCongestionFeedback(ack);
     }
 
     /**

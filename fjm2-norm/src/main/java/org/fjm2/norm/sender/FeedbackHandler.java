@@ -1,10 +1,13 @@
 package org.fjm2.norm.sender;
 
+import io.netty.buffer.ByteBuf;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormCounters.Counter;
 import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.FlowReport;
+import org.fjm2.norm.codec.HeaderExtensions;
 import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.codec.Quantizer;
 import org.fjm2.norm.protocol.ProtocolContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +59,7 @@ final class FeedbackHandler {
             return;
         }
         acks.heardFrom(nack.sourceId(), ctx.nanoTime());
-        updateRtt(nack);
+        onCongestionFeedback(nack, updateRtt(nack));
         if (acks.reportsWindow(nack.sourceId())) {
             rate.onPacedReceiverLoss(ctx.nanoTime(), grtt.advertisedNanos());
         } else {
@@ -74,7 +77,7 @@ final class FeedbackHandler {
         if (ack.instanceId() != instanceId) {
             return;
         }
-        updateRtt(ack);
+        onCongestionFeedback(ack, updateRtt(ack));
         if (ack.ackType() == NormWire.ACK_FLUSH) {
             if (ack.ackFlushFecId() != SenderPackets.FEC_ID) {
                 return;
@@ -127,9 +130,46 @@ final class FeedbackHandler {
         flow.onReport();
     }
 
-    private void updateRtt(FeedbackFlyweight feedback) {
-        if (!feedback.hasGrttResponse()) {
+    /**
+     * EXT_CC_FEEDBACK in a NACK or ACK, for NORM-CC: checked, then handed to the rate controller with the round trip
+     * we measured ({@code measuredRttSeconds}, or the receiver's own cc_rtt when it echoed no probe). Impossible
+     * values are counted ({@code CC_DROPPED}) and ignored: a rate of zero, a round trip beyond {@code grttMax}, an
+     * extension of the wrong length, a cc_sequence the controller never sent.
+     */
+    private void onCongestionFeedback(FeedbackFlyweight feedback, double measuredRttSeconds) {
+        if (rate.ccNodes() == null) {
+            return;     // not NORM-CC: the GRTT echo was all we needed
+        }
+        ByteBuf buf = feedback.buffer();
+        int end = feedback.offset() + feedback.headerLength();
+        int index = HeaderExtensions.find(buf, feedback.extensionsIndex(), end, NormWire.EXT_CC_FEEDBACK);
+        if (index < 0) {
             return;
+        }
+        double maxRtt = config.grttMax().toNanos() / 1e9;
+        double reportedRate = Quantizer.unquantizeRate(HeaderExtensions.ccFeedbackRate(buf, index));
+        double rtt = measuredRttSeconds;
+        if (rtt == NO_RTT) {
+            rtt = Quantizer.unquantizeRtt(HeaderExtensions.ccFeedbackRtt(buf, index));
+        }
+        if (HeaderExtensions.extensionLength(buf, index, end) != HeaderExtensions.CC_FEEDBACK_LENGTH
+                || !(reportedRate > 0) || !(rtt >= 0) || rtt > maxRtt
+                || !rate.onCcFeedback(feedback.sourceId(), HeaderExtensions.ccFeedbackFlags(buf, index), rtt,
+                        Quantizer.unquantizeLoss32(HeaderExtensions.ccFeedbackLoss32(buf, index)), reportedRate,
+                        HeaderExtensions.ccFeedbackSequence(buf, index), ctx.nanoTime())) {
+            ctx.counters().increment(Counter.CC_DROPPED);
+            return;
+        }
+        ctx.counters().increment(Counter.CC_FEEDBACK_RECEIVED);
+    }
+
+    /** What {@link #updateRtt} returns when the feedback carries no usable round-trip measurement. */
+    private static final double NO_RTT = -1;
+
+    /** Takes the feedback's echo of our probe as an RTT sample; returns it in seconds, or {@link #NO_RTT}. */
+    private double updateRtt(FeedbackFlyweight feedback) {
+        if (!feedback.hasGrttResponse()) {
+            return NO_RTT;
         }
         long echoed = feedback.grttResponseSeconds() * 1_000_000L + feedback.grttResponseMicros();
         long rttMicros = ctx.micros() - echoed;
@@ -143,6 +183,8 @@ final class FeedbackHandler {
             if (grtt.takeRaised()) {
                 probes.soon(ctx.nanoTime());    // a larger RTT may be one slow moment: measure again soon
             }
+            return rttMicros / 1e6;
         }
+        return Double.MAX_VALUE;    // an echo, but an impossible one: no cc_rtt stands in for it
     }
 }

@@ -56,6 +56,7 @@ public final class NormSender {
     private final TransmitLoop loop;
     private final FeedbackHandler feedback;
     private final StreamSender streams;
+    private final RateController rate;
 
     public NormSender(ProtocolContext ctx, ParityEncoder parityEncoder) {
         this.ctx = ctx;
@@ -68,10 +69,11 @@ public final class NormSender {
             ctx.counters().incrementFromAnyThread(Counter.PRODUCER_WAITS);
             ctx.wakeTransmitter();
         });
-        RateController rate = switch (config.rateControl()) {
+        this.rate = switch (config.rateControl()) {
             case ADAPTIVE -> new AdaptiveRateController(config.txRate());
             case AUTO -> new AutoRateController(config.txRate());
             case FIXED -> new FixedRateController(config.txRate());
+            case CC -> new CcRateController(config.txRate(), config.segmentSize());
         };
         this.grtt = new GrttEstimator(seconds(config.grttInitial()), seconds(config.grttMin()), seconds(config.grttMax()));
         grtt.packetInterval((config.segmentSize() + SenderPackets.HEADER_ROOM) * 8.0 / config.txRate());
@@ -83,7 +85,7 @@ public final class NormSender {
         CacheEviction eviction = new CacheEviction(ctx, window, queues, admission, acks, grtt);
         // Probing goes on while a round waits for acknowledgements: a GRTT inflated at the end of a burst must come down
         // for the repairs that round may need (their timers scale with it), and only answered probes bring it down.
-        ProbeSchedule probes = new ProbeSchedule(ctx, () -> state.isIdle() && !acks.roundActive());
+        ProbeSchedule probes = new ProbeSchedule(ctx, () -> state.isIdle() && !acks.roundActive(), rate, grtt);
         this.streams = new StreamSender(ctx, instanceId, grtt, rate, probes, parityEncoder, () -> window.count() == 0);
         repairs.ignore(id -> streams.handles(id, window.count() == 0));
         this.rounds = new WatermarkRounds(ctx, state, acks, window, queues, admission, grtt, rate, packets, eviction,
@@ -103,6 +105,11 @@ public final class NormSender {
 
     private boolean hasWork() {
         return loop.hasWork();
+    }
+
+    /** The rate the controller lets the sender send at now, bit/s (event loop only). */
+    public long txRateBitsPerSecond() {
+        return rate.rateBitsPerSecond();
     }
 
     // ---- application side (any thread) ----------------------------------------------------------------------------

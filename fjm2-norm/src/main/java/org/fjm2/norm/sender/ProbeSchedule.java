@@ -16,14 +16,21 @@ final class ProbeSchedule {
     private final ProtocolContext ctx;
     private final NormConfig config;
     private final BooleanSupplier idle;
+    private final RateController rate;
+    private final GrttEstimator grtt;
     private final Timer probeTimer;
     private boolean due;
     private boolean dataSinceProbe;
     private long intervalNanos;
 
-    /** {@code idle} tells whether the sender has nothing to transmit. */
-    ProbeSchedule(ProtocolContext ctx, BooleanSupplier idle) {
+    /**
+     * {@code idle} tells whether the sender has nothing to transmit; the rate controller may ask for its own probe
+     * pace (NORM-CC probes once per round trip of its limiting receiver).
+     */
+    ProbeSchedule(ProtocolContext ctx, BooleanSupplier idle, RateController rate, GrttEstimator grtt) {
         this.ctx = ctx;
+        this.rate = rate;
+        this.grtt = grtt;
         this.config = ctx.config();
         this.idle = idle;
         this.probeTimer = new Timer("sender-probe", this::onProbeTimer);
@@ -35,8 +42,12 @@ final class ProbeSchedule {
         dataSinceProbe = true;
         if (!probeTimer.isActive()) {
             due = true;
-            ctx.timers().schedule(probeTimer, now + intervalNanos);
+            ctx.timers().schedule(probeTimer, now + nextInterval());
         }
+    }
+
+    private long nextInterval() {
+        return rate.probeIntervalNanos(intervalNanos, grtt.advertisedNanos());
     }
 
     /**
@@ -45,8 +56,9 @@ final class ProbeSchedule {
      */
     void soon(long now) {
         intervalNanos = config.probeIntervalMin().toNanos();
-        if (probeTimer.isActive() && probeTimer.deadlineNanos() - (now + intervalNanos) > 0) {
-            ctx.timers().schedule(probeTimer, now + intervalNanos);
+        long next = nextInterval();
+        if (probeTimer.isActive() && probeTimer.deadlineNanos() - (now + next) > 0) {
+            ctx.timers().schedule(probeTimer, now + next);
         }
     }
 
@@ -77,7 +89,7 @@ final class ProbeSchedule {
         dataSinceProbe = false;
         due = true;
         ctx.wakeTransmitter();
-        ctx.timers().schedule(probeTimer, ctx.nanoTime() + intervalNanos);
+        ctx.timers().schedule(probeTimer, ctx.nanoTime() + nextInterval());
         intervalNanos = Math.min((long) (intervalNanos * 1.5), config.probeIntervalMax().toNanos());
     }
 }

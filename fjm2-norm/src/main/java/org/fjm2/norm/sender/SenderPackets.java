@@ -155,9 +155,15 @@ final class SenderPackets {
         return length;
     }
 
-    /** NORM_CMD(CC): a GRTT probe carrying our send time and current rate. */
-    int sendProbe(double rateBitsPerSecond) {
-        ByteBuf packet = ctx.output().allocate(64);
+    /**
+     * NORM_CMD(CC): a GRTT probe carrying our send time and the current rate (after the controller heard of the
+     * probe), and under NORM-CC the limiting receivers as its CC node list.
+     */
+    int sendProbe(RateController rate) {
+        rate.onProbeSent(ctx.nanoTime(), grtt.advertised(), ccSequence);
+        double rateBitsPerSecond = rate.rateBitsPerSecond();
+        CcNodes nodes = rate.ccNodes();
+        ByteBuf packet = ctx.output().allocate(64 + CcNodes.MAX_NODES * CommandFlyweight.CC_NODE_LENGTH);
         startCommand(packet, NormWire.CMD_CC);
         long micros = ctx.micros();
         command.writeCc(0, ccSequence, micros / 1_000_000L, micros % 1_000_000L);
@@ -169,9 +175,11 @@ final class SenderPackets {
             header += HeaderExtensions.writeFlowOffer(packet, packet.writerIndex() + header);
         }
         command.headerLength(header);
+        int length = header + (nodes == null ? 0 : nodes.write(packet, packet.writerIndex() + header,
+                rate.ccSlowStart()));
         ctx.counters().increment(Counter.PROBES_SENT);
         grtt.onProbeSent(ctx.nanoTime());
-        return finishCommand(packet, header);
+        return finishCommand(packet, length);
     }
 
     /** NORM_CMD(SQUELCH) at {@code squelchId}, the oldest object still held: receivers give up everything before. */

@@ -104,7 +104,7 @@ final class TransmitLoop {
      */
     private int sendNext(long now) {
         if (probes.takeDue()) {
-            return packets.sendProbe(rate.rateBitsPerSecond());
+            return packets.sendProbe(rate);
         }
         if (state.take(SenderState.DUE_SQUELCH)) {
             return sendSquelch();

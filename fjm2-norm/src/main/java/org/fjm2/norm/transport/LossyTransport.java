@@ -14,17 +14,14 @@ import org.fjm2.norm.api.NormConfig;
  * path deterministically, like Aeron's loss generators or JGroups' DISCARD. The session hears of each through
  * {@link Handler#onInjectedLoss}. Everything else passes through.
  */
-public final class LossyTransport implements DatagramTransport {
+public final class LossyTransport extends ForwardingTransport {
 
-    private final DatagramTransport inner;
     private final LossInjector sendLoss;
     private final Handler handler;
 
     private LossyTransport(DatagramTransport.Factory inner, NormConfig config, Handler handler, String threadName,
                            LossInjector receiveLoss, LossInjector sendLoss) {
-        this.handler = handler;
-        this.sendLoss = sendLoss;
-        this.inner = inner.create(config, new Handler() {
+        super(inner.create(config, new Handler() {
             @Override
             public void onDatagram(ByteBuf datagram, InetSocketAddress sender) {
                 if (receiveLoss.drop(datagram)) {
@@ -43,7 +40,9 @@ public final class LossyTransport implements DatagramTransport {
             public void onWritable() {
                 handler.onWritable();
             }
-        }, threadName);
+        }, threadName));
+        this.handler = handler;
+        this.sendLoss = sendLoss;
     }
 
     /**
@@ -77,69 +76,14 @@ public final class LossyTransport implements DatagramTransport {
     @Override
     public void writeToGroup(ByteBuf datagram) {
         if (!dropOutgoing(datagram)) {
-            inner.writeToGroup(datagram);
+            super.writeToGroup(datagram);
         }
     }
 
     @Override
     public void writeTo(ByteBuf datagram, InetSocketAddress destination) {
         if (!dropOutgoing(datagram)) {
-            inner.writeTo(datagram, destination);
+            super.writeTo(datagram, destination);
         }
-    }
-
-    @Override
-    public String kind() {
-        return inner.kind();
-    }
-
-    @Override
-    public EventLoop eventLoop() {
-        return inner.eventLoop();
-    }
-
-    @Override
-    public ByteBufAllocator allocator() {
-        return inner.allocator();
-    }
-
-    @Override
-    public void start() throws IOException {
-        inner.start();
-    }
-
-    @Override
-    public int transmitPort() {
-        return inner.transmitPort();
-    }
-
-    @Override
-    public int receiveBufferBytes() {
-        return inner.receiveBufferBytes();
-    }
-
-    @Override
-    public ByteBuf allocate(int capacity) {
-        return inner.allocate(capacity);
-    }
-
-    @Override
-    public boolean gathersWrites() {
-        return inner.gathersWrites();
-    }
-
-    @Override
-    public void flush() {
-        inner.flush();
-    }
-
-    @Override
-    public boolean isWritable() {
-        return inner.isWritable();
-    }
-
-    @Override
-    public void close() {
-        inner.close();
     }
 }

@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import org.fjm2.norm.codec.NormPacketValidator;
 import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.codec.Quantizer;
 import org.fjm2.norm.fuzz.NormSeedWriter.Fti;
 import org.fjm2.norm.fuzz.NormSeedWriter.Request;
 import org.fjm2.norm.security.GroupKey;
@@ -290,7 +291,38 @@ public final class NormCorpusGenerator {
         return new NormSeedWriter().append(w.toByteArray());
     }
 
+    /**
+     * NORM-CC feedback to a congestion-controlled sender (its first probe has cc_sequence 0): a CLR in slow start,
+     * then claims of absurd loss from many receivers, a zero rate, a round trip of 1000 s, a sequence far ahead.
+     */
+    static List<Seed> ccFeedbackPrograms() {
+        int start = NormWire.CC_FLAG_START | NormWire.CC_FLAG_RTT;
+        int steady = NormWire.CC_FLAG_RTT | NormWire.CC_FLAG_CLR;
+        int rate20m = Quantizer.quantizeRate(20e6 / 8);
+        int rtt10ms = Quantizer.quantizeRtt(0.01);
+        List<Seed> seeds = new ArrayList<>();
+        seeds.add(new Seed("cc_slow_start_then_loss", new NormSeedWriter()
+                .ccAck(A, LOCAL, 0, start, rtt10ms, 0, rate20m)
+                .ccAck(A, LOCAL, 1, steady, rtt10ms, Quantizer.quantizeLoss32(0.01), rate20m)
+                .ccAck(B, LOCAL, 1, start, rtt10ms, 0, Quantizer.quantizeRate(1e6))));
+        NormSeedWriter absurd = new NormSeedWriter();
+        for (int i = 0; i < 40; i++) {
+            absurd.ccAck(A + i % 3, LOCAL, i % 2, NormWire.CC_FLAG_RTT, 255, 0xFFFFFFFFL, 0x10);
+        }
+        seeds.add(new Seed("cc_absurd_loss", absurd));
+        seeds.add(new Seed("cc_impossible_values", new NormSeedWriter()
+                .ccAck(A, LOCAL, 0, start, rtt10ms, 0, 0)
+                .ccAck(A, LOCAL, 0, start, 255, 0, rate20m)
+                .ccAck(A, LOCAL, 0x7000, start, rtt10ms, 0, rate20m)
+                .ccAck(B, LOCAL, 0, 0xFF, 0, 0xFFFFFFFFL, 0xFFFF)));
+        return seeds;
+    }
+
     private void senderFeedback() throws IOException {
+        Path cc = root.resolve("org/fjm2/norm/SenderFeedbackFuzzTestInputs/congestionFeedback");
+        for (Seed s : ccFeedbackPrograms()) {
+            write(cc, s.name(), s.writer().toByteArray());
+        }
         Path structured = root.resolve("org/fjm2/norm/session/SenderFeedbackFuzzTestInputs/structuredFeedback");
         Path raw = root.resolve("org/fjm2/norm/session/SenderFeedbackFuzzTestInputs/rawFeedback");
         // Raw feedback has instance_id 0 (replaced by the sender's) and absolute object ids (random per session).

@@ -1,5 +1,6 @@
 package org.fjm2.norm.fuzz;
 
+import org.fjm2.norm.codec.NormWire;
 import org.fjm2.norm.fuzz.NormMessageSynth.Kind;
 
 /**
@@ -121,6 +122,18 @@ public final class NormSeedWriter {
             out.u16(7).u8(0x04).u8(0x30).u32(0).u16(0x2000);
         }
         out.u8(fecSelector).u16(objectId).u32(block).u16(symbol).u16(0).chunk(new byte[0]);
+        return this;
+    }
+
+    /**
+     * An ACK(CC) from {@code source} to {@code target} carrying EXT_CC_FEEDBACK with the given fields (no
+     * grtt_response: the sender takes the cc_rtt field as the round trip).
+     */
+    public NormSeedWriter ccAck(int source, int target, int ccSequence, int flags, int rtt, long loss32, int rate) {
+        header(Kind.ACK, source, 0, 0, 0);
+        out.u8(target).u8(NormWire.ACK_CC).u8(0).u32(0).u32(0).u8(1);
+        out.u16(ccSequence).u8(flags).u8(rtt).u32(loss32).u16(rate);
+        out.u8(0).u16(0).u32(0).u16(0).u16(0).chunk(new byte[0]);
         return this;
     }
 

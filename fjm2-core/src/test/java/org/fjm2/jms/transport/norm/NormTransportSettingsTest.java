@@ -57,6 +57,7 @@ class NormTransportSettingsTest {
         assertThat(config("interface=lo&rateControl=fixed").rateControl()).isEqualTo(NormConfig.RateControl.FIXED);
         assertThat(config("interface=lo&rateControl=adaptive").rateControl())
                 .isEqualTo(NormConfig.RateControl.ADAPTIVE);
+        assertThat(config("interface=lo&rateControl=cc").rateControl()).isEqualTo(NormConfig.RateControl.CC);
         assertThat(config("interface=lo&flowControl=false&windowSilence=0.5").receiverFlowControl()).isFalse();
         assertThat(config("interface=lo&windowSilence=0.5").windowSilence()).isEqualTo(java.time.Duration.ofMillis(500));
     }
