@@ -91,9 +91,8 @@ final class Outbound {
      *
      * @param sendTime     the send time in ms (wire timestamp)
      * @param deliveryTime when a delivery delay is set, the earliest delivery time in ms; else 0
-     * @return the sequence number given to the message (in its producer's stream of its priority)
      */
-    long send(Fjm2Message message, Fjm2Topic destination, Fjm2Topic replyTo, ProducerState producer,
+    void send(Fjm2Message message, Fjm2Topic destination, Fjm2Topic replyTo, ProducerState producer,
               long sendTime, long deliveryTime, boolean noMessageId, boolean noTimestamp)
             throws JMSException, InterruptedException {
         Batch batch = batches[message.getJMSPriority()];
@@ -127,7 +126,6 @@ final class Outbound {
                 message.assignMessageId(epoch, producer.id, priority, sequence);
             }
             appended(batch, record);
-            return sequence;
         } finally {
             batch.lock.unlock();
         }
@@ -136,10 +134,8 @@ final class Outbound {
     /**
      * Queues a record encoded earlier (a transaction's send), numbering it now: the transaction's records get
      * their sequence numbers at commit, so a rollback leaves no gap.
-     *
-     * @return the sequence number given to the record
      */
-    long sendEncoded(ByteBuf source, int offset, int length, ProducerState producer, int priority)
+    void sendEncoded(ByteBuf source, int offset, int length, ProducerState producer, int priority)
             throws JMSException, InterruptedException {
         Batch batch = batches[priority];
         batch.lock.lockInterruptibly();
@@ -154,12 +150,10 @@ final class Outbound {
                 throw new ResourceAllocationException("message too large for the transport's object limit of "
                         + transport.maxObjectSize() + " bytes (maxObjectSize)");
             }
-            long sequence = producer.nextSequence(priority);
-            batch.header.wrap(source, offset).sequence(sequence);
+            batch.header.wrap(source, offset).sequence(producer.nextSequence(priority));
             int record = buf.writerIndex();
             buf.writeBytes(source, offset, length);
             appended(batch, record);
-            return sequence;
         } finally {
             batch.lock.unlock();
         }
