@@ -346,8 +346,8 @@ final class Acknowledgements {
 
     /**
      * The sender waits on full windows: a receiver whose window is full and that said nothing for
-     * {@code windowSilenceNanos} (or {@link NormConfig#RECEIVER_SILENCE_GRTTS} GRTTs when that is longer: see
-     * {@link #silenceFor}) no longer holds the window (the others go on at once; its data stays cached, so it
+     * {@code windowSilenceNanos} (or {@link NormConfig#RECEIVER_SILENCE_GRTTS} of its least round trips, when that is
+     * longer: see {@link #silenceFor}) no longer holds the window (the others go on at once; its data stays cached, so it
      * catches up by repairs if it was only slow to be scheduled), until it reports again; one that keeps reporting
      * but has read nothing for {@code timeoutNanos} is dropped (a hung application, or a node that pretends). True
      * when any changed.
@@ -356,7 +356,7 @@ final class Acknowledgements {
         return releaseSilentWindows(inFlight, nowNanos, windowSilenceNanos, 0, timeoutNanos);
     }
 
-    /** The same, with the GRTT ({@code unmeasuredRttNanos}) for the least silence (see {@link #silenceFor}). */
+    /** The same; {@code unmeasuredRttNanos} stands for the round trip of a receiver not measured yet (the GRTT). */
     boolean releaseSilentWindows(InFlight inFlight, long nowNanos, long windowSilenceNanos, long unmeasuredRttNanos,
                                  long timeoutNanos) {
         boolean any = false;
@@ -402,12 +402,13 @@ final class Acknowledgements {
 
     /**
      * How long a receiver with a full window may be silent: {@code windowSilenceNanos}, or
-     * {@link NormConfig#RECEIVER_SILENCE_GRTTS} GRTTs ({@code grttNanos}) when that is longer. (Its own least round
-     * trip instead of the GRTT shortened the gap a killed subscriber costs on a starved host, but the three-LAN mesh
-     * test then lost messages in CI: remote receivers whose reports the daemons delay were let go too soon.)
+     * {@link NormConfig#RECEIVER_SILENCE_GRTTS} of its own least round trip when that is longer (its reports cross
+     * that path). Its own and its least, not the GRTT: on a host starved of CPU the GRTT climbs to hundreds of
+     * milliseconds, and 8 of them left the living waiting a second and more for a subscriber killed with -9.
      */
-    private static long silenceFor(Receiver r, long windowSilenceNanos, long grttNanos) {
-        return Math.max(windowSilenceNanos, NormConfig.RECEIVER_SILENCE_GRTTS * grttNanos);
+    private static long silenceFor(Receiver r, long windowSilenceNanos, long unmeasuredRttNanos) {
+        long rtt = r.minRttNanos == Long.MAX_VALUE ? unmeasuredRttNanos : r.minRttNanos;
+        return Math.max(windowSilenceNanos, NormConfig.RECEIVER_SILENCE_GRTTS * rtt);
     }
 
     /**

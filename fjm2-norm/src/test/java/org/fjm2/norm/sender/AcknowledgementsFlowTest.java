@@ -157,12 +157,18 @@ class AcknowledgementsFlowTest {
         assertThat(acks.flowRoom(charges, 25 * MS)).isEqualTo(Long.MAX_VALUE);
     }
 
-    /** The silence is at least 8 GRTTs: reports of a receiver across a slow path take that long. */
+    /** The silence is 8 of the receiver's own least round trips when longer, not 8 of a GRTT inflated by a slow host. */
     @Test
-    void theSilenceIsAtLeastEightGrtts() {
-        long grtt = 100 * MS;
+    void theSilenceFollowsTheReceiversOwnRoundTripNotTheGrtt() {
+        long grtt = 200 * MS;
         acks.onWindowReport(1, 89, 10_000, 0);          // full
-        assertThat(acks.nextSilenceDeadline(inFlight, 0, SILENCE, grtt)).isEqualTo(800 * MS);
+        acks.onWindowReport(2, 89, 10_000, 0);          // full
+        acks.onRtt(1, MS);                              // a LAN receiver
+        acks.onRtt(2, 100 * MS);                        // across a WAN: 8 x 100 ms
+        assertThat(acks.nextSilenceDeadline(inFlight, 0, SILENCE, grtt)).isEqualTo(SILENCE);
+        assertThat(acks.releaseSilentWindows(inFlight, SILENCE, SILENCE, grtt, TIMEOUT)).isTrue();
+        assertThat(acks.flowRoom(inFlight)).as("receiver 2 still held").isZero();
+        assertThat(acks.nextSilenceDeadline(inFlight, SILENCE, SILENCE, grtt)).isEqualTo(800 * MS);
         assertThat(acks.releaseSilentWindows(inFlight, 800 * MS - 1, SILENCE, grtt, TIMEOUT)).isFalse();
         assertThat(acks.releaseSilentWindows(inFlight, 800 * MS, SILENCE, grtt, TIMEOUT)).isTrue();
         assertThat(acks.flowRoom(inFlight)).isEqualTo(Long.MAX_VALUE);
