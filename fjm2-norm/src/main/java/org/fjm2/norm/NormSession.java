@@ -147,9 +147,11 @@ public final class NormSession implements AutoCloseable {
 
     /**
      * Receive-side back-pressure: while {@code condition} holds (read on the event loop whenever a watermark
-     * acknowledgement is due), this node's receivers answer no NORM_CMD(FLUSH) acknowledgement request. Senders that
-     * track this node then keep their cached objects and, once their cache is full, block their publishers, for up to
-     * their maximum hold time; NACKs and repairs go on as usual.
+     * acknowledgement is due), this node's receivers answer no NORM_CMD(FLUSH) acknowledgement request, and tell
+     * senders that offer receiver-paced flow control that they read nothing further: such a sender stops after one
+     * receive window until the condition clears (a keep-alive report every 50 ms tells it we live). Senders without
+     * flow control keep their cached objects and, once their cache is full, block their publishers, for up to their
+     * maximum hold time; NACKs and repairs go on as usual.
      */
     public void holdAcknowledgementsWhile(BooleanSupplier condition) {
         engine.holdAcknowledgementsWhile(condition);

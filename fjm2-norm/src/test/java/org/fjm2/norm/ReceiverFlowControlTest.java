@@ -74,6 +74,64 @@ class ReceiverFlowControlTest {
         }
     }
 
+    /**
+     * Consumers behind (the application holds acknowledgements) pace the sender through the window: while held, the
+     * receiver gets about one window, however large the sender's cache and however long the hold (keep-alive reports
+     * stop the sender from taking the full, silent window for death); once released, everything arrives. Before, the
+     * sender went on at its rate until its cache was full and the maximum hold time forced objects out (a subscriber
+     * whose consumers fell behind lost them).
+     */
+    @Test
+    void anApplicationThatHoldsAcknowledgementsPacesTheSender() throws Exception {
+        NormConfig config = TestGroups.fresh().toBuilder().receiveBuffer(SMALL_BUFFER).txRate(2_000_000_000L)
+                .maxHold(Duration.ofSeconds(60)).txCacheObjects(4096).txCacheBytes(64L << 20).build();
+        java.util.concurrent.atomic.AtomicBoolean held = new java.util.concurrent.atomic.AtomicBoolean(true);
+        SlowCounter counter = new SlowCounter(0);
+        try (NormSession tx = NormSession.open(config.toBuilder().nodeId(80).build(), null, 80);
+             NormSession rx = NormSession.open(config.toBuilder().nodeId(81).build(), counter, 81)) {
+            rx.holdAcknowledgementsWhile(held::get);
+            Thread sender = new Thread(() -> {
+                try {
+                    send(tx, 0, HELD_OBJECTS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "held-sender");
+            sender.start();
+            try {
+                Await.untilTrue("the sender waiting on the held receiver's window",
+                        () -> tx.counters().get(Counter.FLOW_WINDOW_WAITS) > 0, Duration.ofSeconds(20),
+                        tx::counters);
+                // The window is a few hundred KB; a sender not paced by the hold runs into its cache of 4096 objects.
+                long until = System.nanoTime() + HELD_WATCH.toNanos();
+                long most = 0;
+                while (System.nanoTime() - until < 0) {
+                    most = Math.max(most, counter.count());
+                    assertThat(counter.count()).as("objects received while acknowledgements are held; sender %s",
+                            tx.counters()).isLessThanOrEqualTo(MAX_WHILE_HELD);
+                    Thread.sleep(Await.POLL_MILLIS);
+                }
+                assertThat(tx.counters().get(Counter.FLOW_WINDOWS_RELEASED))
+                        .as("windows the sender stopped pacing for (the held receiver said it lives)").isZero();
+                held.set(false);
+                Await.untilTrue("every object after the hold", () -> counter.count() == HELD_OBJECTS,
+                        Duration.ofSeconds(60), () -> counter.count() + "; sender " + tx.counters());
+                System.out.printf("held acknowledgements: at most %d objects arrived during the %d ms hold; sender %s%n",
+                        most, HELD_WATCH.toMillis(), tx.counters());
+            } finally {
+                sender.interrupt();
+                sender.join(10_000);
+            }
+            assertThat(rx.counters().get(Counter.OBJECTS_LOST)).isZero();
+        }
+    }
+
+    static final int HELD_OBJECTS = 2_000;
+    /** How long the test watches the held receiver: several times the sender's window silence (150 ms). */
+    static final Duration HELD_WATCH = Duration.ofSeconds(1);
+    /** About three windows of objects (the kernel's window, the bound's least 512 KiB): far below the cache. */
+    static final long MAX_WHILE_HELD = 400;
+
     record Run(SlowCounter slow, SlowCounter fast, long drops, long windowWaits) {
     }
 

@@ -11,7 +11,12 @@ import org.fjm2.norm.transport.DatagramCapacity;
  * sequence read, the window the socket buffer holds beyond it, and the object up to which nothing more is needed. A
  * report goes out when a third of the window was read since the last one (so the sender never waits on a full window while we have read
  * it), and at the end of a read batch when {@link #MIN_INTERVAL_NANOS} passed since the last one (so a trickle is
- * acknowledged too, and the sender hears that we are alive). Owned by the session's event loop.
+ * acknowledged too, and the sender hears that we are alive). While the application holds acknowledgements back (its
+ * consumers are behind: {@link ProtocolContext#acknowledgementsHeld()}), the reported sequence stays where it was
+ * when the hold began: the sender's room for us runs out after one window, so a slow consumer paces the sender like
+ * a slow socket reader instead of letting it fill its cache until the maximum hold time forces data out; reports
+ * go on every {@link #HELD_KEEPALIVE_NANOS} meanwhile, or the sender would take the silence of a full window for death
+ * and stop pacing for us. Owned by the session's event loop.
  */
 final class FlowReporter {
 
@@ -28,6 +33,11 @@ final class FlowReporter {
      * full and waiting for exactly that, with nothing new on the way that would trigger a report.
      */
     static final long HELD_RECHECK_NANOS = 5_000_000L;
+    /**
+     * Longest time between reports while acknowledgements are held (the sender may have stopped on our window, so no
+     * message triggers one): well inside the sender's least window silence (150 ms).
+     */
+    static final long HELD_KEEPALIVE_NANOS = 50_000_000L;
 
     /** What a report says about released objects (the remote sender's receive state answers it). */
     interface Releases {
@@ -45,6 +55,9 @@ final class FlowReporter {
     private boolean queued;
     private boolean closed;
     private int readSequence;
+    /** The sequence the last report gave: while acknowledgements are held, the sender is told no more than this. */
+    private int reportedSequence;
+    private boolean reportedOnce;
     private long unreported;
     private long lastReportNanos = Long.MIN_VALUE / 2;
     private int lastReleased = -1;
@@ -116,17 +129,27 @@ final class FlowReporter {
         if (closed) {
             return;
         }
+        long now = ctx.nanoTime();
         if (ctx.acknowledgementsHeld()) {
-            ctx.timers().schedule(heldTimer, ctx.nanoTime() + HELD_RECHECK_NANOS);
-        } else if (releases.releasedThrough() != lastReleased) {
-            report(ctx.nanoTime());
+            if (now - lastReportNanos >= HELD_KEEPALIVE_NANOS) {
+                report(now);
+            } else {
+                ctx.timers().schedule(heldTimer, now + HELD_RECHECK_NANOS);
+            }
+        } else if (releases.releasedThrough() != lastReleased || reportedSequence != readSequence) {
+            report(now);
         }
     }
 
     private void report(long now) {
         unreported = 0;
         lastReportNanos = now;
-        if (!ctx.acknowledgementsHeld()) {
+        boolean held = ctx.acknowledgementsHeld();
+        if (!held || !reportedOnce) {
+            reportedSequence = readSequence;
+            reportedOnce = true;
+        }
+        if (!held) {
             lastReleased = releases.releasedThrough();
         } else if (!heldTimer.isActive()) {
             // Held: the sender keeps what we have not taken yet; tell it as soon as we have.
@@ -134,7 +157,7 @@ final class FlowReporter {
         }
         int flags = lastReleased >= 0 ? FlowReport.FLAG_RELEASED : 0;
         int units = (int) Math.min(FlowReport.MAX_WINDOW_UNITS, window.perSender() / FlowReport.WINDOW_UNIT);
-        feedback.sendFlowReport(readSequence, units, Math.max(lastReleased, 0), flags);
+        feedback.sendFlowReport(reportedSequence, units, Math.max(lastReleased, 0), flags);
     }
 
     void close() {

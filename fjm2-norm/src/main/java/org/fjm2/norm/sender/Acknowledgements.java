@@ -109,6 +109,10 @@ final class Acknowledgements {
     /** Receivers suspended for silence, kept so that they rejoin with what they had acknowledged. */
     private final IntObjectHashMap<Receiver> suspended = new IntObjectHashMap<>();
     private int dropped;
+    /** Some receiver was tracked at some time (see {@link CacheEviction#DISCOVERY_NANOS}). */
+    private boolean everTracked;
+    /** When a receiver not tracked before (nor suspended) was last tracked. */
+    private long lastNewReceiverNanos;
     /** Receivers or their windows changed since flow control last computed the room (see {@link #flowRoom}). */
     private boolean flowChanged = true;
 
@@ -159,6 +163,8 @@ final class Acknowledgements {
             r = new Receiver(nodeId, nowNanos);
             receivers.put(nodeId, r);
             receiverList.add(r);
+            everTracked = true;
+            lastNewReceiverNanos = nowNanos;
             LOG.debug("tracking receiver {}", Integer.toUnsignedString(nodeId));
         }
         r.missedRounds = 0;
@@ -500,6 +506,16 @@ final class Acknowledgements {
             }
         }
         return true;
+    }
+
+    /** Whether any receiver was ever tracked. */
+    boolean everTracked() {
+        return everTracked;
+    }
+
+    /** When a receiver was last tracked for the first time (valid once {@link #everTracked}). */
+    long lastNewReceiverNanos() {
+        return lastNewReceiverNanos;
     }
 
     boolean hasReceivers() {

@@ -25,6 +25,23 @@ final class CacheEviction {
      */
     static final int KEEP_NUMERATOR = 1;
     static final int KEEP_DENOMINATOR = 2;
+    /**
+     * The discovery period, from the sender's first object (2 s): receivers present from the start are tracked only
+     * once their first report or NACK arrives, and in JVMs still warming up on a busy 2-core host those came 300-600
+     * ms after the first object here, and one receiver's some milliseconds after another's. Meanwhile the hold time
+     * (500 ms) gave up objects nobody was tracked for, and the acknowledgement of the first receiver tracked gave up
+     * objects the next one was about to ask for: each lost one to a squelch. So objects sent within the period stay
+     * while no receiver was ever heard (until its end: a sender nobody listens to pays this once, its producers may
+     * wait for room until then), and until the tracked receivers have been the same for
+     * {@link #DISCOVERY_SETTLE_NANOS}.
+     */
+    static final long DISCOVERY_NANOS = 2_000_000_000L;
+    /**
+     * How long no new receiver must have been tracked before an object of the discovery period may leave (200 ms):
+     * the first reports of receivers that started together came within 11 ms of each other in the runs that lost
+     * objects; a start-up pause for the sender's cache of at most this much.
+     */
+    static final long DISCOVERY_SETTLE_NANOS = 200_000_000L;
 
     private final ProtocolContext ctx;
     private final NormConfig config;
@@ -35,6 +52,9 @@ final class CacheEviction {
     private final GrttEstimator grtt;
     private final int backoffFactor;
     private final Timer evictTimer;
+    /** When the discovery period began (the first object's first pass, seen at the first look at the cache). */
+    private long discoveryStartNanos;
+    private boolean discoveryStarted;
 
     CacheEviction(ProtocolContext ctx, TxWindow window, TxQueues queues, TxAdmission admission, Acknowledgements acks,
                   GrttEstimator grtt) {
@@ -77,6 +97,10 @@ final class CacheEviction {
                     busy = oldest.hasPending() || oldest.hasRepairs;
                     quietUntil = oldest.lastActivityNanos + hold;
                 }
+                long discovery = discoveryHoldUntil(oldest);
+                if (discovery - quietUntil > 0) {
+                    quietUntil = discovery;
+                }
                 if (busy || quietUntil - now > 0) {
                     if (LOG.isTraceEnabled()) {
                         LOG.trace("room needed, oldest object {} stays: pending {}, repairs {}, acknowledged {}, "
@@ -101,6 +125,22 @@ final class CacheEviction {
     }
 
     /**
+     * Until when the discovery period keeps {@code oldest} (sent whole): see {@link #DISCOVERY_NANOS}; a time already
+     * past when it does not.
+     */
+    private long discoveryHoldUntil(TxObject oldest) {
+        if (!discoveryStarted) {
+            discoveryStarted = true;
+            discoveryStartNanos = oldest.firstPassEndNanos;
+        }
+        long end = discoveryStartNanos + DISCOVERY_NANOS;
+        if (oldest.firstPassEndNanos - end >= 0) {
+            return oldest.firstPassEndNanos;
+        }
+        return acks.everTracked() ? acks.lastNewReceiverNanos() + DISCOVERY_SETTLE_NANOS : end;
+    }
+
+    /**
      * After an acknowledgement round completed: gives up the oldest objects every tracked receiver acknowledged,
      * sent whole and with nothing pending, while the cache holds more than its kept share.
      */
@@ -110,7 +150,7 @@ final class CacheEviction {
         }
         while (window.count() > 0 && admission.holdsMoreThan(KEEP_NUMERATOR, KEEP_DENOMINATOR)) {
             TxObject oldest = window.at(0);
-            if (pinned(oldest) || !acknowledgedAndIdle(oldest)) {
+            if (pinned(oldest) || !acknowledgedAndIdle(oldest) || discoveryHoldUntil(oldest) - ctx.nanoTime() > 0) {
                 return;
             }
             purgeOldest();
