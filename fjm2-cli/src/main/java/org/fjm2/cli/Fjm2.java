@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
                 NormCommand.class,
                 PublishCommand.class,
                 SubscribeCommand.class,
+                org.fjm2.cli.store.StoreCommand.class,
                 org.fjm2.cli.admin.AdminCommand.class,
                 org.fjm2.tunnel.tool.TunnelCommand.class,
                 org.fjm2.testkit.linkem.LinkemCommand.class,

@@ -3,17 +3,12 @@ package org.fjm2.jms;
 import jakarta.jms.JMSException;
 import org.fjm2.jms.message.ObjectMessageAllowList;
 import org.fjm2.jms.transport.ObjectTransportFactory;
-import org.fjm2.jms.transport.ParameterValues;
 import org.fjm2.jms.transport.TransportParameter;
+import org.fjm2.jms.transport.TransportUrl;
+import org.fjm2.jms.transport.ParameterValues;
 
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.ServiceLoader;
 
 /**
  * A parsed and validated connection URL: the transport factory of its scheme, the parameters meant for the
@@ -23,7 +18,8 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
                           Map<String, String> transportParameters, long batchLingerMicros, int maxBatchBytes,
                           int consumerQueueMessages, long consumerQueueBytes, OverflowPolicy overflowPolicy,
                           boolean consumerBackPressure, long sendTimeoutMillis, ObjectMessageAllowList allowList, String clientId,
-                          int maxRedeliveries, boolean jmx, long clockSkewMillis) {
+                          int maxRedeliveries, boolean jmx, long clockSkewMillis, int storeQuorum,
+                          int lateJoin) {
 
     static ConnectionSettings parse(String url) throws JMSException {
         try {
@@ -36,37 +32,9 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
     }
 
     private static ConnectionSettings parseOrThrow(String url) {
-        if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("the URL is empty; expected e.g. norm://239.255.0.1:6003?interface=lo");
-        }
-        URI uri;
-        try {
-            uri = new URI(escapeLonePercents(url.trim()));
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(e.getMessage());
-        }
-        if (uri.getScheme() == null) {
-            throw new IllegalArgumentException("no scheme; expected e.g. norm://GROUP:PORT or inmem://NAME");
-        }
-        ObjectTransportFactory factory = transportFactory(uri.getScheme());
-        Map<String, String> all = queryParameters(uri);
-        Map<String, String> transport = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : all.entrySet()) {
-            if (JmsParameters.isJmsParameter(e.getKey())) {
-                continue;
-            }
-            boolean known = false;
-            for (TransportParameter p : factory.parameters()) {
-                known |= p.name().equals(e.getKey());
-            }
-            if (!known) {
-                throw new IllegalArgumentException("unknown parameter '" + e.getKey() + "' (the " + factory.scheme()
-                        + " transport knows " + names(factory) + "; the JMS layer knows " + jmsNames() + ")");
-            }
-            transport.put(e.getKey(), e.getValue());
-        }
-        factory.validate(uri, Collections.unmodifiableMap(transport));
-
+        TransportUrl parsed = TransportUrl.parse(url, JmsParameters::isJmsParameter,
+                "the JMS layer knows " + jmsNames());
+        Map<String, String> all = parsed.allParameters();
         long linger = ParameterValues.longValue(all, JmsParameters.BATCH_LINGER_MICROS, JmsParameters.BATCH_LINGER_MICROS_DEFAULT,
                 0, 10_000_000);
         int maxBatch = (int) ParameterValues.bytesValue(all, JmsParameters.MAX_BATCH_BYTES,
@@ -90,67 +58,13 @@ record ConnectionSettings(String url, URI uri, ObjectTransportFactory transportF
         boolean jmx = ParameterValues.booleanValue(all, JmsParameters.JMX, JmsParameters.JMX_DEFAULT);
         long clockSkew = ParameterValues.longValue(all, JmsParameters.CLOCK_SKEW_MILLIS,
                 JmsParameters.CLOCK_SKEW_MILLIS_DEFAULT, 0, 86_400_000L);
-        return new ConnectionSettings(url, uri, factory, Collections.unmodifiableMap(transport), linger, maxBatch,
-                queueMessages, queueBytes, policy, backPressure, sendTimeout, allowList, clientId.isEmpty() ? null : clientId,
-                redeliveries, jmx, clockSkew);
-    }
-
-    /** The transport factory registered for a scheme, through ServiceLoader. */
-    static ObjectTransportFactory transportFactory(String scheme) {
-        StringBuilder known = new StringBuilder();
-        for (ClassLoader loader : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
-                ConnectionSettings.class.getClassLoader()}) {
-            if (loader == null) {
-                continue;
-            }
-            for (ObjectTransportFactory f : ServiceLoader.load(ObjectTransportFactory.class, loader)) {
-                if (f.scheme().equalsIgnoreCase(scheme)) {
-                    return f;
-                }
-                if (known.indexOf(f.scheme()) < 0) {
-                    known.append(known.length() == 0 ? "" : ", ").append(f.scheme());
-                }
-            }
-        }
-        throw new IllegalArgumentException("no transport for scheme '" + scheme + "' (available: " + known + ")");
-    }
-
-    /**
-     * Users write a loss as {@code rxLoss=5%}, the way every FJM2 command takes it; in a URI a '%' must start an
-     * escape ({@code %25}), so a '%' that starts none is taken for a literal one.
-     */
-    static String escapeLonePercents(String url) {
-        return LONE_PERCENT.matcher(url).replaceAll("%25");
-    }
-
-    private static final java.util.regex.Pattern LONE_PERCENT = java.util.regex.Pattern.compile("%(?![0-9A-Fa-f]{2})");
-
-    private static Map<String, String> queryParameters(URI uri) {
-        Map<String, String> params = new LinkedHashMap<>();
-        String query = uri.getRawQuery();
-        if (query == null || query.isEmpty()) {
-            return params;
-        }
-        for (String pair : query.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            if (params.put(name, value) != null) {
-                throw new IllegalArgumentException("parameter '" + name + "' given twice");
-            }
-        }
-        return params;
-    }
-
-    private static String names(ObjectTransportFactory factory) {
-        StringBuilder sb = new StringBuilder();
-        for (TransportParameter p : factory.parameters()) {
-            sb.append(sb.length() == 0 ? "" : ", ").append(p.name());
-        }
-        return sb.length() == 0 ? "none" : sb.toString();
+        int storeQuorum = ParameterValues.intValue(all, JmsParameters.STORE_QUORUM,
+                JmsParameters.STORE_QUORUM_DEFAULT, 0, JmsParameters.STORE_QUORUM_MAX);
+        int lateJoin = ParameterValues.intValue(all, JmsParameters.LATE_JOIN, JmsParameters.LATE_JOIN_DEFAULT, 0,
+                JmsParameters.LATE_JOIN_MAX);
+        return new ConnectionSettings(url, parsed.uri(), parsed.factory(), parsed.transportParameters(), linger,
+                maxBatch, queueMessages, queueBytes, policy, backPressure, sendTimeout, allowList,
+                clientId.isEmpty() ? null : clientId, redeliveries, jmx, clockSkew, storeQuorum, lateJoin);
     }
 
     private static String jmsNames() {

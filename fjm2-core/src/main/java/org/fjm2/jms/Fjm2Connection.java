@@ -44,6 +44,8 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final ExceptionReports exceptionReports;
     private final TemporaryTopics temporaryTopics;
     private final MessagePaths paths;
+    private final StoreQuorum storeQuorum;
+    private final LateJoins lateJoins;
     private final ConnectionStats statistics;
     private final ConnectionMBean mbean;
     private volatile boolean closed;
@@ -68,8 +70,10 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.threads = new ConnectionThreads(node);
         this.exceptionReports = new ExceptionReports(threads.events());
         this.temporaryTopics = new TemporaryTopics(node, epoch, subscriptions);
+        this.storeQuorum = new StoreQuorum(settings.storeQuorum(), transport.localNodeId(), epoch);
+        this.lateJoins = new LateJoins(settings.lateJoin(), transport.localNodeId(), ids.newProducerState());
         this.paths = new MessagePaths(transport, settings, epoch, startMillis, threads, counters, subscriptions,
-                deliveryBacklog, temporaryTopics::resolve, exceptionReports);
+                deliveryBacklog, temporaryTopics::resolve, exceptionReports, storeQuorum, lateJoins);
         this.statistics = new ConnectionStats(clientIdentity, settings.url(), counters, transport);
         this.mbean = new ConnectionMBean(settings.jmx(), node, statistics);
         mbean.register(clientIdentity.idOrNull());
@@ -106,6 +110,16 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     long epoch() {
         return epoch;
+    }
+
+    /** The late joins of this connection's new consumers in progress (lateJoin). */
+    LateJoins lateJoins() {
+        return lateJoins;
+    }
+
+    /** What stores acknowledged of this connection's PERSISTENT messages (storeQuorum). */
+    StoreQuorum storeQuorum() {
+        return storeQuorum;
     }
 
     /** The transport's counters (for tests and tools). */
@@ -163,7 +177,13 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     /** A new consumer of a session of this connection, listed in the subscriptions. */
     Fjm2MessageConsumer registerConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector,
                                          boolean noLocal) {
-        return sessions.addConsumer(session, topic, selector, noLocal, subscriptions);
+        Fjm2MessageConsumer consumer = sessions.addConsumer(session, topic, selector, noLocal, subscriptions);
+        LateJoin join = consumer.lateJoin();
+        if (join != null) {
+            // Registered first: from here on live messages are held, so the stores' answer cannot miss any.
+            lateJoins.request(join, paths.outbound(), threads.timer());
+        }
+        return consumer;
     }
 
     void unregisterConsumer(Fjm2MessageConsumer consumer) {

@@ -36,6 +36,8 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
     private final AtomicInteger reportScheduled = new AtomicInteger();
     private volatile MessageListener listener;
     private volatile boolean closed;
+    /** Until the switch to live messages of a late join (lateJoin=N); null otherwise and after it. */
+    private volatile LateJoin lateJoin;
 
     Fjm2MessageConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector, boolean noLocal,
                         ConnectionSettings settings, boolean paused) {
@@ -46,6 +48,22 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         this.queue = new ConsumerQueue(settings.consumerQueueMessages(), settings.consumerQueueBytes(),
                 settings.overflowPolicy(), paused, session.connection().deliveryBacklog());
         this.delayedLimit = settings.consumerQueueMessages();
+        this.lateJoin = session.connection().lateJoins().newJoin(this, topic);
+    }
+
+    /** The late join this consumer starts with, or null. */
+    LateJoin lateJoin() {
+        return lateJoin;
+    }
+
+    /** The late join switched to live messages: they come straight through from now on. */
+    void joined() {
+        lateJoin = null;
+    }
+
+    /** A message of a late join's switch (stored ones, then held live ones), in order. */
+    void acceptJoined(Fjm2Message message, long deliveryTime) {
+        acceptNow(message, deliveryTime, null);
     }
 
     Fjm2Topic topic() {
@@ -69,6 +87,14 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
      * without (null), it is woken now.
      */
     void accept(Fjm2Message message, long deliveryTime, PendingWakes wakes) {
+        LateJoin join = lateJoin;
+        if (join != null && join.holdLive(message, deliveryTime)) {
+            return;
+        }
+        acceptNow(message, deliveryTime, wakes);
+    }
+
+    private void acceptNow(Fjm2Message message, long deliveryTime, PendingWakes wakes) {
         long wait = deliveryTime == 0 ? 0 : deliveryTime - System.currentTimeMillis();
         if (wait > 0) {
             if (delayed.incrementAndGet() > delayedLimit) {

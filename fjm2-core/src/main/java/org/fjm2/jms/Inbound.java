@@ -4,9 +4,13 @@ import org.fjm2.norm.util.LogLimiter;
 import io.netty.buffer.ByteBuf;
 import org.fjm2.jms.message.Fjm2Message;
 import org.fjm2.jms.transport.ObjectListener;
+import org.fjm2.jms.wire.BatchFraming;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.ControlRecords;
 import org.fjm2.jms.wire.MalformedWireException;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
+import org.fjm2.jms.wire.StoreAckFlyweight;
+import org.fjm2.jms.wire.StoreReplayFlyweight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +34,11 @@ final class Inbound implements ObjectListener {
     private static final String START_OF_STREAM_LOST = "the producer's first messages, sent after this connection "
             + "started, never arrived (the start of its stream was lost)";
 
+    /** Hears the stores' acknowledgements (records on {@link StoreAckFlyweight#TOPIC}), on the receive thread. */
+    interface StoreAcknowledgements {
+        void onAck(int storeNode, StoreAckFlyweight ack);
+    }
+
     /** What the receive path needs from its connection. */
     interface Owner {
         void reportAsync(jakarta.jms.JMSException problem);
@@ -52,6 +61,14 @@ final class Inbound implements ObjectListener {
     private final List<Fjm2MessageConsumer> scratch = new ArrayList<>();
     /** Listener threads to wake once the batch being processed is queued. */
     private final PendingWakes wakes = new PendingWakes();
+    private final StoreAckFlyweight storeAck = new StoreAckFlyweight();
+    /** Set before the transport starts (then only read on the receive thread). */
+    private StoreAcknowledgements storeAcknowledgements = (node, ack) -> { };
+    private final StoreReplayFlyweight replay = new StoreReplayFlyweight();
+    private final MessageHeaderFlyweight replayedHeader = new MessageHeaderFlyweight();
+    /** Set before the transport starts; null: no late joins to serve. */
+    private LateJoins lateJoins;
+    private long ownEpoch;
     private final LossReports losses;
     private final LogLimiter malformedLog;
     private final LogLimiter implausibleLog;
@@ -93,6 +110,17 @@ final class Inbound implements ObjectListener {
         this.lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, nanoClock);
     }
 
+    /** Who hears the stores' acknowledgements; call before the transport starts. */
+    void storeAcknowledgements(StoreAcknowledgements listener) {
+        this.storeAcknowledgements = listener;
+    }
+
+    /** Who waits for the stores' answers to late joins, and this connection's epoch (for noLocal). */
+    void lateJoins(LateJoins joins, long epoch) {
+        this.lateJoins = joins;
+        this.ownEpoch = epoch;
+    }
+
     /** Senders remembered (for tests). */
     int trackedSenders() {
         return senders.senderCount();
@@ -126,23 +154,9 @@ final class Inbound implements ObjectListener {
     }
 
     private void processBatch(int sender, ByteBuf buf) throws MalformedWireException {
-        int start = buf.readerIndex();
-        int end = buf.writerIndex();
-        if (end - start < BatchHeaderFlyweight.LENGTH) {
-            throw new MalformedWireException("object of " + (end - start) + " bytes is shorter than a batch header");
-        }
-        batchHeader.wrap(buf, start);
-        if (batchHeader.magic() != BatchHeaderFlyweight.MAGIC) {
-            throw new MalformedWireException("not an FJM2-JMS batch (magic " + Integer.toHexString(batchHeader.magic())
-                    + ")");
-        }
-        if (batchHeader.version() != BatchHeaderFlyweight.VERSION) {
-            throw new MalformedWireException("unsupported FJM2-JMS wire version " + batchHeader.version());
-        }
+        int first = BatchFraming.check(buf, batchHeader);
         long epoch = batchHeader.epoch();
         int count = batchHeader.recordCount();
-        int first = start + BatchHeaderFlyweight.LENGTH;
-        checkFraming(buf, first, end, count);
         SenderState state = senders.sender(sender, nowNanos);
         if (!state.hasEpoch || state.epoch != epoch) {
             reportPendingLoss(state, state.hasEpoch
@@ -154,26 +168,6 @@ final class Inbound implements ObjectListener {
             int length = buf.getInt(pos);
             processRecord(sender, state, buf, pos, length);
             pos += length;
-        }
-    }
-
-    private static void checkFraming(ByteBuf buf, int first, int end, int count) throws MalformedWireException {
-        if (count < 0) {
-            throw new MalformedWireException("negative record count " + count);
-        }
-        int pos = first;
-        for (int i = 0; i < count; i++) {
-            if (end - pos < 4) {
-                throw new MalformedWireException("record " + i + " of " + count + " starts past the end");
-            }
-            int length = buf.getInt(pos);
-            if (length < MessageHeaderFlyweight.FIXED_LENGTH || length > end - pos) {
-                throw new MalformedWireException("record " + i + " has bad length " + length);
-            }
-            pos += length;
-        }
-        if (pos != end) {
-            throw new MalformedWireException((end - pos) + " bytes after the last record");
         }
     }
 
@@ -201,6 +195,19 @@ final class Inbound implements ObjectListener {
         if (verdict == ProducerStream.IMPLAUSIBLE) {
             dropImplausible(sender, producer, priority, sequence, previous);
             return;
+        }
+        if (ControlRecords.isAck(buf, header.topicOffset(), topicLength)) {
+            // Control traffic of the stores, not a message for consumers; acknowledgements are cumulative ranges,
+            // so a lost one costs nothing the next does not bring (no loss report to the application).
+            acceptStoreAck(sender, buf, pos, length);
+            return;
+        }
+        if (ControlRecords.isReplay(buf, header.topicOffset(), topicLength)) {
+            acceptReplay(sender, buf, pos, length);
+            return;
+        }
+        if (ControlRecords.isRequest(buf, header.topicOffset(), topicLength)) {
+            return; // for the stores
         }
         SubscriptionTable.Subscription subscription = subscriptions.lookup(buf, header.topicOffset(), topicLength);
         if (verdict != 0) {
@@ -235,6 +242,64 @@ final class Inbound implements ObjectListener {
         }
         counters.messagesReceived.increment();
         subscription.fanOut(message, false, deliveryTime, scratch, wakes);
+    }
+
+    private void acceptStoreAck(int sender, ByteBuf buf, int pos, int length) {
+        try {
+            storeAcknowledgements.onAck(sender, storeAck.wrap(buf, pos, length));
+        } catch (MalformedWireException e) {
+            counters.malformedMessages.increment();
+            if (malformedLog.allow()) {
+                LOG.warn("dropped a malformed store acknowledgement from node {}: {} ({} more malformed since the last"
+                        + " line)", Integer.toUnsignedString(sender), e.getMessage(), malformedLog.takeSuppressed());
+            }
+        }
+    }
+
+    /**
+     * A store's answer to a late join: if it is for one of this connection's consumers, its messages are decoded and
+     * handed to the join, which switches the consumer to live messages once the answer is complete.
+     */
+    private void acceptReplay(int store, ByteBuf buf, int pos, int length) {
+        LateJoin join;
+        List<LateJoin.Held> messages = new ArrayList<>();
+        try {
+            replay.wrapReplay(buf, pos, length);
+            join = lateJoins == null ? null : lateJoins.find(replay.requesterNode(), replay.replayRequestId());
+            if (join == null) {
+                return;
+            }
+            Fjm2MessageConsumer consumer = join.consumer();
+            byte[] topic = consumer.topic().utf8();
+            while (replay.nextEntry()) {
+                int at = replay.entryRecordOffset();
+                replayedHeader.wrap(buf, at);
+                if (!ControlRecords.isTopic(buf, replayedHeader.topicOffset(), replayedHeader.topicLength(), topic)
+                        || expired(replayedHeader)) {
+                    continue;
+                }
+                Fjm2Message m = decoder.decode(buf, at, replay.entryRecordLength(), consumer.topic(),
+                        replay.entryEpoch());
+                if (consumer.wants(m, replay.entryEpoch() == ownEpoch)) {
+                    messages.add(new LateJoin.Held(m, replayedHeader.deliveryTime()));
+                }
+            }
+        } catch (MalformedWireException | RuntimeException e) {
+            counters.malformedMessages.increment();
+            if (malformedLog.allow()) {
+                LOG.warn("dropped a malformed store answer from node {}: {} ({} more malformed since the last line)",
+                        Integer.toUnsignedString(store), e.toString(), malformedLog.takeSuppressed());
+            }
+            return;
+        }
+        if (join.replayed(store, messages, replay.last())) {
+            lateJoins.finished(join);
+        }
+    }
+
+    private static boolean expired(MessageHeaderFlyweight record) {
+        long expiration = record.expiration();
+        return expiration != 0 && System.currentTimeMillis() >= expiration;
     }
 
     /** A malformed input's reason is its message; anything else is named by its class too. */

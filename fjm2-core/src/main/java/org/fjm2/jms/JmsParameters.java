@@ -66,6 +66,25 @@ public final class JmsParameters {
     public static final String JMX = "jmx";
     public static final boolean JMX_DEFAULT = true;
 
+    /**
+     * Stores (fjm2-store) that must report a PERSISTENT message on disk before its send returns (or its
+     * CompletionListener completes); 0: no waiting, PERSISTENT is carried in the header only. No quorum within
+     * sendTimeoutMillis fails the send, naming the stores that answered. NON_PERSISTENT sends never wait.
+     */
+    public static final String STORE_QUORUM = "storeQuorum";
+    public static final int STORE_QUORUM_DEFAULT = 0;
+    /** Most stores a send may wait for: more copies than this is a configuration mistake, not more safety. */
+    public static final int STORE_QUORUM_MAX = 16;
+
+    /**
+     * A new non-durable consumer first gets the last N PERSISTENT messages of its topic that a store (fjm2-store)
+     * keeps, then the live ones, without a duplicate at the switch; 0: live messages only.
+     */
+    public static final String LATE_JOIN = "lateJoin";
+    public static final int LATE_JOIN_DEFAULT = 0;
+    /** Most messages a late join asks for: what a store keeps per topic in memory for it. */
+    public static final int LATE_JOIN_MAX = 1000;
+
     public static final List<TransportParameter> ALL = List.of(
             new TransportParameter(BATCH_LINGER_MICROS, String.valueOf(BATCH_LINGER_MICROS_DEFAULT),
                     "longest wait of a partly filled batch while the transport is busy (us); an idle transport"
@@ -93,7 +112,11 @@ public final class JmsParameters {
                     "how far apart publishers' and subscribers' clocks may be (ms): a producer started later than that "
                             + "after this connection whose first message seen is not its first lost the others"),
             new TransportParameter(JMX, String.valueOf(JMX_DEFAULT),
-                    "register a JMX MBean with the counters of each connection"));
+                    "register a JMX MBean with the counters of each connection"),
+            new TransportParameter(STORE_QUORUM, String.valueOf(STORE_QUORUM_DEFAULT),
+                    "stores that must have a PERSISTENT message on disk before its send returns (0: no waiting)"),
+            new TransportParameter(LATE_JOIN, String.valueOf(LATE_JOIN_DEFAULT),
+                    "a new consumer first gets the last N PERSISTENT messages of its topic from a store (0: none)"));
 
     private JmsParameters() {
     }

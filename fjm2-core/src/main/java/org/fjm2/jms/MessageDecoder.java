@@ -65,6 +65,7 @@ final class MessageDecoder {
             throw new MalformedWireException(e.getMessage());
         }
         int flags2 = header.flags2();
+        m.origin(epoch, header.producerId(), priority, header.sequence());
         if ((flags & FLAG_NO_MESSAGE_ID) == 0 && (flags2 & FLAGS2_EXPLICIT_MESSAGE_ID) == 0) {
             m.assignMessageId(epoch, header.producerId(), priority, header.sequence());
         }

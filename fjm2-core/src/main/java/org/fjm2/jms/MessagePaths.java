@@ -49,10 +49,13 @@ final class MessagePaths {
      * @param epoch           the connection's epoch (in every batch it sends)
      * @param startMillis     when the connection started (wall clock), for the receive path's loss accounting
      * @param temporaryTopics the connection's own temporary topic of a name, or a stand-in for another's
+     * @param storeQuorum     hears the stores' acknowledgements of PERSISTENT messages
+     * @param lateJoins       the consumers waiting for a store's answer to their late join
      */
     MessagePaths(ObjectTransport transport, ConnectionSettings settings, long epoch, long startMillis,
                  ConnectionThreads threads, ConnectionCounters counters, SubscriptionTable subscriptions,
-                 DeliveryBacklog backlog, Function<String, Fjm2Topic> temporaryTopics, ExceptionReports reports) {
+                 DeliveryBacklog backlog, Function<String, Fjm2Topic> temporaryTopics, ExceptionReports reports,
+                 StoreQuorum storeQuorum, LateJoins lateJoins) {
         this.transport = transport;
         this.reports = reports;
         LocalDelivery localDelivery = new LocalDelivery(subscriptions,
@@ -61,6 +64,8 @@ final class MessagePaths {
                 localDelivery, this::batchDropped);
         this.inbound = new Inbound(subscriptions, counters, new MessageDecoder(settings.allowList(), temporaryTopics),
                 reports::report, startMillis, settings.clockSkewMillis());
+        inbound.storeAcknowledgements(storeQuorum::onAck);
+        inbound.lateJoins(lateJoins, epoch);
         if (settings.consumerBackPressure()) {
             transport.holdAcknowledgementsWhile(backlog::isBackedUp);
         }

@@ -91,8 +91,9 @@ final class Outbound {
      *
      * @param sendTime     the send time in ms (wire timestamp)
      * @param deliveryTime when a delivery delay is set, the earliest delivery time in ms; else 0
+     * @return the sequence number given to the message (in its producer's stream of its priority)
      */
-    void send(Fjm2Message message, Fjm2Topic destination, Fjm2Topic replyTo, ProducerState producer,
+    long send(Fjm2Message message, Fjm2Topic destination, Fjm2Topic replyTo, ProducerState producer,
               long sendTime, long deliveryTime, boolean noMessageId, boolean noTimestamp)
             throws JMSException, InterruptedException {
         Batch batch = batches[message.getJMSPriority()];
@@ -126,6 +127,7 @@ final class Outbound {
                 message.assignMessageId(epoch, producer.id, priority, sequence);
             }
             appended(batch, record);
+            return sequence;
         } finally {
             batch.lock.unlock();
         }
@@ -134,8 +136,10 @@ final class Outbound {
     /**
      * Queues a record encoded earlier (a transaction's send), numbering it now: the transaction's records get
      * their sequence numbers at commit, so a rollback leaves no gap.
+     *
+     * @return the sequence number given to the record
      */
-    void sendEncoded(ByteBuf source, int offset, int length, ProducerState producer, int priority)
+    long sendEncoded(ByteBuf source, int offset, int length, ProducerState producer, int priority)
             throws JMSException, InterruptedException {
         Batch batch = batches[priority];
         batch.lock.lockInterruptibly();
@@ -150,10 +154,12 @@ final class Outbound {
                 throw new ResourceAllocationException("message too large for the transport's object limit of "
                         + transport.maxObjectSize() + " bytes (maxObjectSize)");
             }
-            batch.header.wrap(source, offset).sequence(producer.nextSequence(priority));
+            long sequence = producer.nextSequence(priority);
+            batch.header.wrap(source, offset).sequence(sequence);
             int record = buf.writerIndex();
             buf.writeBytes(source, offset, length);
             appended(batch, record);
+            return sequence;
         } finally {
             batch.lock.unlock();
         }

@@ -59,8 +59,13 @@ final class SessionSends {
                 bufferTransacted(m, topic, replyTo, producer, now, wireDeliveryTime, disableMessageId,
                         disableTimestamp);
             } else {
-                connection.outbound().send(m, topic, replyTo, producer, now, wireDeliveryTime, disableMessageId,
-                        disableTimestamp);
+                long sequence = connection.outbound().send(m, topic, replyTo, producer, now, wireDeliveryTime,
+                        disableMessageId, disableTimestamp);
+                StoreQuorum stores = connection.storeQuorum();
+                if (deliveryMode == DeliveryMode.PERSISTENT && stores.required()) {
+                    stores.await(describe(m, producer, priority, sequence), producer.id, priority, sequence,
+                            connection.settings().sendTimeoutMillis());
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -69,6 +74,14 @@ final class SessionSends {
         if (m != message) {
             ForeignMessages.copySendHeaders(m, message);
         }
+    }
+
+    /** The message's id, or where it stands when the producer disabled ids. */
+    private static String describe(Fjm2Message m, ProducerState producer, int priority, long sequence)
+            throws JMSException {
+        String id = m.getJMSMessageID();
+        return id != null ? id : "of producer " + Integer.toHexString(producer.id) + ", priority " + priority
+                + ", sequence " + sequence;
     }
 
     private void bufferTransacted(Fjm2Message m, Fjm2Topic topic, Fjm2Topic replyTo, ProducerState producer,
@@ -94,7 +107,8 @@ final class SessionSends {
     /** commit(): the transaction's sends go to the batcher, in send order. */
     void commit() throws JMSException {
         try {
-            transaction.commit(connection.outbound());
+            transaction.commit(connection.outbound(), connection.storeQuorum(),
+                    connection.settings().sendTimeoutMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new JMSException("interrupted during commit");

@@ -5,8 +5,12 @@ import io.netty.buffer.PooledByteBufAllocator;
 import jakarta.jms.JMSException;
 import jakarta.jms.ResourceAllocationException;
 
+import org.fjm2.jms.wire.MessageHeaderFlyweight;
+
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The messages a transacted session sent since its last commit or rollback, encoded at send() (so later
@@ -47,14 +51,30 @@ final class TransactionBuffer {
                 + " bytes: commit more often");
     }
 
-    /** Sends every buffered record through the batcher, in send order, then empties the buffer. */
-    void commit(Outbound outbound) throws JMSException, InterruptedException {
+    /**
+     * Sends every buffered record through the batcher, in send order, then empties the buffer; with a store quorum,
+     * returns once the stores acknowledged the last PERSISTENT record of each (producer, priority) stream, which
+     * covers the earlier ones (acknowledgements are ranges).
+     */
+    void commit(Outbound outbound, StoreQuorum stores, long timeoutMillis) throws JMSException, InterruptedException {
+        Map<List<Integer>, Long> lastPersistent = new LinkedHashMap<>();
         try {
             for (Entry e : entries) {
-                outbound.sendEncoded(buffer, e.offset(), e.length(), e.producer(), e.priority());
+                long sequence = outbound.sendEncoded(buffer, e.offset(), e.length(), e.producer(), e.priority());
+                boolean persistent = (buffer.getByte(e.offset() + MessageHeaderFlyweight.FLAGS_OFFSET)
+                        & MessageHeaderFlyweight.FLAG_PERSISTENT) != 0;
+                if (persistent && stores.required()) {
+                    lastPersistent.put(List.of(e.producer().id, e.priority()), sequence);
+                }
             }
         } finally {
             clear();
+        }
+        for (Map.Entry<List<Integer>, Long> last : lastPersistent.entrySet()) {
+            int producer = last.getKey().get(0);
+            int priority = last.getKey().get(1);
+            stores.await("committed by producer " + Integer.toHexString(producer) + " (priority " + priority
+                    + ", up to sequence " + last.getValue() + ")", producer, priority, last.getValue(), timeoutMillis);
         }
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The JMS provider's structure (shared/DESIGN.md, issue 15): no package cycles; the engine used through its public
  * face only (the facade, its API types, the transport layer and the toolkit), never its internals; nothing of the
- * tunnel, the admin or the benchmarks.
+ * tunnel, the admin, the store or the benchmarks.
  */
 class ArchitectureTest {
 
@@ -32,9 +32,11 @@ class ArchitectureTest {
     }
 
     @Test
-    void theProviderKnowsNothingOfTunnelsAdminOrBenchmarks() {
+    void theProviderKnowsNothingOfTunnelsAdminStoreOrBenchmarks() {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("org.fjm2.tunnel..", "org.fjm2.admin..",
-                "org.fjm2.bench..", "org.fjm2.testkit..").check(PROVIDER);
+                "org.fjm2.store..", "org.fjm2.bench..", "org.fjm2.testkit..")
+                .because("the store (fjm2-store) builds on the provider's wire format, never the other way round")
+                .check(PROVIDER);
     }
 
     @Test

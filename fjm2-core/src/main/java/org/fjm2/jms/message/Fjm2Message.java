@@ -37,6 +37,11 @@ public class Fjm2Message implements Message {
     private int idProducer;
     private int idPriority;
     private long idSequence;
+    /** The stream a received message came in: (epoch, producer, priority) and its number there; 0: not received. */
+    private long originEpoch;
+    private int originProducer;
+    private int originPriority;
+    private long originSequence;
     private long timestamp;
     private String correlationId;
     private byte[] correlationIdBytes;
@@ -85,6 +90,31 @@ public class Fjm2Message implements Message {
         idProducer = producerId;
         idPriority = idPrio;
         idSequence = sequence;
+    }
+
+    /** Where a received message stands in its producer's stream (late join needs it whatever the id says). */
+    public void origin(long epoch, int producerId, int streamPriority, long sequence) {
+        originEpoch = epoch;
+        originProducer = producerId;
+        originPriority = streamPriority;
+        originSequence = sequence;
+    }
+
+    public long originEpoch() {
+        return originEpoch;
+    }
+
+    public int originProducer() {
+        return originProducer;
+    }
+
+    public int originPriority() {
+        return originPriority;
+    }
+
+    /** The number of a received message in its producer's stream; 0 for a message this provider did not receive. */
+    public long originSequence() {
+        return originSequence;
     }
 
     @Override
@@ -465,6 +495,10 @@ public class Fjm2Message implements Message {
         copy.idProducer = idProducer;
         copy.idPriority = idPriority;
         copy.idSequence = idSequence;
+        copy.originEpoch = originEpoch;
+        copy.originProducer = originProducer;
+        copy.originPriority = originPriority;
+        copy.originSequence = originSequence;
         copy.timestamp = timestamp;
         copy.correlationId = correlationId;
         copy.correlationIdBytes = correlationIdBytes;

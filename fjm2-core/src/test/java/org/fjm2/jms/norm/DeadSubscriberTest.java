@@ -1,5 +1,6 @@
 package org.fjm2.jms.norm;
 
+import org.fjm2.testkit.ChildJvm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.jms.Connection;

@@ -1,4 +1,4 @@
-package org.fjm2.jms.norm;
+package org.fjm2.testkit;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -12,15 +12,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A main class of the test classpath run in its own JVM, its output read line by line: tests wait for a line that
- * starts with a prefix, and print the whole output when something fails.
+ * starts with a prefix, and print the whole output when something fails. {@link #close} kills it (SIGKILL on
+ * Linux: what kill -9 does), which crash tests use.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
 
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final StringBuilder output = new StringBuilder();
 
-    ChildJvm(String heap, Class<?> main, String... args) throws java.io.IOException {
+    public ChildJvm(String heap, Class<?> main, String... args) throws java.io.IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx" + heap, "-Djava.net.preferIPv4Stack=true", "-cp",
                 System.getProperty("java.class.path"), main.getName()));
@@ -45,7 +46,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** The first line starting with {@code prefix} (or FAIL) within the timeout; other lines are skipped. */
-    String awaitLine(String prefix, int seconds) throws InterruptedException {
+    public String awaitLine(String prefix, int seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
             String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -60,15 +61,21 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Everything the child printed so far. */
-    String output() {
+    public String output() {
         synchronized (output) {
             return output.toString();
         }
     }
 
     /** Waits for the child to exit; its exit code, or -1 when it did not exit in time. */
-    int awaitExit(int seconds) throws InterruptedException {
+    public int awaitExit(int seconds) throws InterruptedException {
         return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
+    }
+
+    /** Kills the child (SIGKILL on Linux, as kill -9) and waits until it is gone; false if it was not in time. */
+    public boolean kill(int seconds) throws InterruptedException {
+        process.destroyForcibly();
+        return process.waitFor(seconds, TimeUnit.SECONDS);
     }
 
     @Override

@@ -1,0 +1,133 @@
+package org.fjm2.jms;
+
+import org.fjm2.jms.message.Fjm2Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One consumer's late join ({@code lateJoin=N}): from its creation until a store's answer is complete (or
+ * {@link #REPLY_TIMEOUT_MILLIS} passed), live messages for the consumer are held here, with the first number each
+ * producer stream brought; then the newest N of the answer's messages that no held live message of the same stream
+ * covers (its number or later) go to the consumer, then the held live ones, in arrival order. So the switch from the
+ * store to the group neither repeats nor reorders a producer's messages.
+ *
+ * <p>The receive thread (live messages, the store's answer) and the timer (no answer in time) meet here, under this
+ * object's monitor; after the switch live messages bypass it.
+ */
+final class LateJoin {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LateJoin.class);
+    /** How long a joining consumer waits for a store's complete answer before it carries on with live ones only. */
+    static final long REPLY_TIMEOUT_MILLIS = 2000;
+
+    /** A message waiting for the switch, with its delivery time (delivery delay) as the receive path gave it. */
+    record Held(Fjm2Message message, long deliveryTime) {
+    }
+
+    /** A producer stream: connection epoch, producer, priority. */
+    private record Stream(long epoch, int producer, int priority) {
+        static Stream of(Fjm2Message m) {
+            return new Stream(m.originEpoch(), m.originProducer(), m.originPriority());
+        }
+    }
+
+    private final Fjm2MessageConsumer consumer;
+    private final long requestId;
+    private final int count;
+    private final List<Held> live = new ArrayList<>();
+    private final List<Held> replayed = new ArrayList<>();
+    private final Map<Stream, Long> firstLive = new HashMap<>();
+    private boolean done;
+    /** The store whose answer is taken (the first to answer); others are ignored. */
+    private Integer answeringStore;
+
+    LateJoin(Fjm2MessageConsumer consumer, long requestId, int count) {
+        this.consumer = consumer;
+        this.requestId = requestId;
+        this.count = count;
+    }
+
+    Fjm2MessageConsumer consumer() {
+        return consumer;
+    }
+
+    long requestId() {
+        return requestId;
+    }
+
+    int count() {
+        return count;
+    }
+
+    /** On the receive thread: a live message for the consumer; true when it is held for the switch. */
+    synchronized boolean holdLive(Fjm2Message message, long deliveryTime) {
+        if (done) {
+            return false;
+        }
+        live.add(new Held(message, deliveryTime));
+        firstLive.putIfAbsent(Stream.of(message), message.originSequence());
+        return true;
+    }
+
+    /**
+     * On the receive thread: messages of one answer record of {@code storeNode} (oldest first); with {@code last}
+     * the answer is complete and the consumer switches.
+     *
+     * @return true when the join is over (the caller forgets it)
+     */
+    synchronized boolean replayed(int storeNode, List<Held> messages, boolean last) {
+        if (done) {
+            return true;
+        }
+        if (answeringStore == null) {
+            answeringStore = storeNode;
+        } else if (answeringStore != storeNode) {
+            return false;
+        }
+        replayed.addAll(messages);
+        if (last) {
+            switchToLive();
+        }
+        return last;
+    }
+
+    /** On the timer: no complete answer in time; the consumer carries on with what it has. */
+    synchronized void giveUp() {
+        if (done) {
+            return;
+        }
+        LOG.warn("late join of a consumer of topic '{}': {} within {} ms; it starts with {}",
+                consumer.topic().name(), answeringStore == null ? "no store answered" : "the store's answer was "
+                        + "incomplete", REPLY_TIMEOUT_MILLIS, replayed.isEmpty() ? "live messages only"
+                        : replayed.size() + " stored message(s), then live ones");
+        switchToLive();
+    }
+
+    /** Delivers the stored messages no live one covers, then the held live ones; later ones go straight through. */
+    private void switchToLive() {
+        done = true;
+        // The answer may reach past the join (what the store received while it let in-flight messages arrive):
+        // what a held live message covers goes, and of the rest the newest 'count' are what came before the join.
+        List<Held> before = new ArrayList<>();
+        for (Held h : replayed) {
+            Long first = firstLive.get(Stream.of(h.message()));
+            if (first == null || h.message().originSequence() < first) {
+                before.add(h);
+            }
+        }
+        for (Held h : before.subList(Math.max(0, before.size() - count), before.size())) {
+            consumer.acceptJoined(h.message(), h.deliveryTime());
+        }
+        for (Held h : live) {
+            consumer.acceptJoined(h.message(), h.deliveryTime());
+        }
+        replayed.clear();
+        live.clear();
+        consumer.joined();
+    }
+}

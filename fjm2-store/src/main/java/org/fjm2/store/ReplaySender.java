@@ -1,0 +1,94 @@
+package org.fjm2.store;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.fjm2.jms.transport.ObjectTransport;
+import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.StoreReplayFlyweight;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Answers a late join: multicasts the messages as replay records ({@link StoreReplayFlyweight}) for the requesting
+ * connection, in objects of at most {@link #MAX_OBJECT_BYTES}, the last one flagged. Used by the journal writer
+ * thread, which owns the tails it answers from.
+ */
+final class ReplaySender {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplaySender.class);
+    /** Largest answer object (capped by the transport's own limit). */
+    static final int MAX_OBJECT_BYTES = 1 << 20;
+    /** How long an answer may wait for room in the transport. */
+    static final long SEND_TIMEOUT_MILLIS = 10_000;
+    /** Batch and record header room in an answer object besides its entries. */
+    private static final int HEADER_ROOM = 512;
+
+    private final ObjectTransport transport;
+    private final String storeName;
+    private final long epoch;
+    private final int maxObjectBytes;
+    private long sequence;
+
+    ReplaySender(ObjectTransport transport, String storeName, long epoch) {
+        this.transport = transport;
+        this.storeName = storeName;
+        this.epoch = epoch;
+        this.maxObjectBytes = Math.min(MAX_OBJECT_BYTES, transport.maxObjectSize());
+    }
+
+    /** Sends the messages (oldest first) in as few objects as fit; the last object is flagged, also when empty. */
+    void answer(ReplayRequest request, List<StoredMessage> messages) throws InterruptedException {
+        List<StoredMessage> chunk = new ArrayList<>();
+        int bytes = 0;
+        for (StoredMessage m : messages) {
+            int size = entryBytes(m);
+            if (HEADER_ROOM + size > maxObjectBytes) {
+                LOG.warn("late join of node {}: a stored message of {} bytes does not fit an answer of {} bytes; "
+                        + "left out", Integer.toUnsignedString(request.requesterNode()), size, maxObjectBytes);
+                continue;
+            }
+            if (HEADER_ROOM + bytes + size > maxObjectBytes) {
+                send(request, chunk, false);
+                chunk.clear();
+                bytes = 0;
+            }
+            chunk.add(m);
+            bytes += size;
+        }
+        send(request, chunk, true);
+    }
+
+    private static int entryBytes(StoredMessage m) {
+        return StoreReplayFlyweight.ENTRY_OVERHEAD + m.record().length;
+    }
+
+    private void send(ReplayRequest request, List<StoredMessage> entries, boolean last) throws InterruptedException {
+        int bytesOfEntries = 0;
+        for (StoredMessage m : entries) {
+            bytesOfEntries += entryBytes(m);
+        }
+        ByteBuf batch = PooledByteBufAllocator.DEFAULT.directBuffer(HEADER_ROOM + bytesOfEntries);
+        BatchHeaderFlyweight.writeEmpty(batch, epoch);
+        int record = StoreReplayFlyweight.beginReplay(batch, ++sequence, request.requestId(),
+                request.requesterNode(), storeName);
+        for (StoredMessage m : entries) {
+            StoreReplayFlyweight.writeEntry(batch, m.node(), m.epoch(), m.record());
+        }
+        StoreReplayFlyweight.endReplay(batch, record, entries.size(), last, bytesOfEntries);
+        new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
+        boolean sent;
+        try {
+            sent = transport.send(batch, StoreReplayFlyweight.PRIORITY, SEND_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (IllegalStateException closed) {
+            sent = false;
+        }
+        if (!sent) {
+            LOG.warn("late join of node {}: an answer of {} message(s) could not be sent within {} ms",
+                    Integer.toUnsignedString(request.requesterNode()), entries.size(), SEND_TIMEOUT_MILLIS);
+        }
+    }
+}

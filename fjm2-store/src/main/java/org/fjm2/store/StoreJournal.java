@@ -1,0 +1,131 @@
+package org.fjm2.store;
+
+import org.apache.activemq.artemis.core.io.IOCallback;
+import org.apache.activemq.artemis.core.io.nio.NIOSequentialFileFactory;
+import org.apache.activemq.artemis.core.journal.IOCompletion;
+import org.apache.activemq.artemis.core.journal.PreparedTransactionInfo;
+import org.apache.activemq.artemis.core.journal.RecordInfo;
+import org.apache.activemq.artemis.core.journal.impl.JournalImpl;
+import org.apache.activemq.artemis.core.journal.impl.dataformat.ByteArrayEncoding;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The store's journal: Apache Artemis' append-only journal (NIO files, fsync on every acknowledged write, group
+ * commit through its write buffer) holding one add record per stored message and a delete record per message that
+ * retention dropped. Artemis does the file format, checksums, crash recovery, file reuse and compaction; this class
+ * only says what a record is ({@link JournalRecordCodec}). Used by one thread (the journal writer).
+ */
+final class StoreJournal implements AutoCloseable {
+
+    private final Path directory;
+    private final JournalImpl journal;
+    private final List<StoredMessage> recovered;
+
+    private StoreJournal(Path directory, JournalImpl journal, List<StoredMessage> recovered) {
+        this.directory = directory;
+        this.journal = journal;
+        this.recovered = recovered;
+    }
+
+    /**
+     * Opens (or creates) the journal in {@code directory} and reads what it holds.
+     *
+     * @throws IOException naming the file when a journal file is damaged, or a record that is not a stored message
+     */
+    static StoreJournal open(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        JournalFileCheck.check(directory);
+        NIOSequentialFileFactory files = new NIOSequentialFileFactory(directory.toFile(), true,
+                JournalSettings.BUFFER_BYTES, JournalSettings.BUFFER_TIMEOUT_NANOS, JournalSettings.MAX_IO, false);
+        JournalImpl journal = new JournalImpl(JournalSettings.FILE_BYTES, JournalSettings.MIN_FILES,
+                JournalSettings.POOL_FILES, JournalSettings.COMPACT_MIN_FILES, JournalSettings.COMPACT_PERCENTAGE,
+                files, JournalSettings.FILE_PREFIX, JournalSettings.FILE_EXTENSION, JournalSettings.MAX_IO);
+        List<RecordInfo> records = new ArrayList<>();
+        try {
+            journal.start();
+            journal.load(records, new ArrayList<PreparedTransactionInfo>(), (transactionId, r, d) -> { }, true);
+        } catch (Exception e) {
+            stopQuietly(journal);
+            throw new IOException("cannot read the journal in " + directory + ": " + e, e);
+        }
+        List<StoredMessage> messages = new ArrayList<>(records.size());
+        try {
+            for (RecordInfo r : records) {
+                if (r.getUserRecordType() != JournalSettings.MESSAGE_RECORD) {
+                    throw new IllegalArgumentException("journal record " + r.id + " has unknown type "
+                            + r.getUserRecordType());
+                }
+                messages.add(JournalRecordCodec.decode(r.id, r.data));
+            }
+        } catch (IllegalArgumentException e) {
+            stopQuietly(journal);
+            throw new JournalFileCheck.CorruptJournalException("the journal in " + directory + " holds a record that "
+                    + "is not a stored message: " + e.getMessage());
+        }
+        messages.sort(Comparator.comparingLong(StoredMessage::id));
+        return new StoreJournal(directory, journal, messages);
+    }
+
+    /** What the journal held when opened, in id order (the order the store received them). */
+    List<StoredMessage> recovered() {
+        return recovered;
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    int fileCount() {
+        return journal.getDataFilesCount();
+    }
+
+    /**
+     * Appends a message, to be fsync'd; {@code done} runs (on Artemis' thread) once it is on disk. Completions come
+     * in append order.
+     */
+    void append(long id, byte[] data, IOCallback done) throws Exception {
+        journal.appendAddRecord(id, JournalSettings.MESSAGE_RECORD, new ByteArrayEncoding(data), true,
+                new Completion(done));
+    }
+
+    /** Drops a message (retention); not waited for: losing the delete in a crash only keeps the message longer. */
+    void delete(long id) throws Exception {
+        journal.appendDeleteRecord(id, false);
+    }
+
+    @Override
+    public void close() {
+        stopQuietly(journal);
+    }
+
+    private static void stopQuietly(JournalImpl journal) {
+        try {
+            journal.stop();
+        } catch (Exception e) {
+            // closing what failed to open, or on shutdown: nothing more to do
+        }
+    }
+
+    /** Artemis' completion type around a plain callback. */
+    private record Completion(IOCallback callback) implements IOCompletion {
+        @Override
+        public void storeLineUp() {
+        }
+
+        @Override
+        public void done() {
+            callback.done();
+        }
+
+        @Override
+        public void onError(int errorCode, String errorMessage) {
+            callback.onError(errorCode, errorMessage);
+        }
+    }
+}

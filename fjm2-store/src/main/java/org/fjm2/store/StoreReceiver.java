@@ -1,0 +1,142 @@
+package org.fjm2.store;
+
+import io.netty.buffer.ByteBuf;
+import org.fjm2.jms.transport.ObjectListener;
+import org.fjm2.jms.wire.BatchFraming;
+import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.ControlRecords;
+import org.fjm2.jms.wire.MalformedWireException;
+import org.fjm2.jms.wire.MessageHeaderFlyweight;
+import org.fjm2.jms.wire.StoreReplayFlyweight;
+import org.fjm2.norm.util.LogLimiter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The store's receive path, on the transport's receive thread: checks each batch's framing (as every FJM2 receiver
+ * does, {@link BatchFraming}), follows every producer stream ({@link StreamTracker}), and hands each PERSISTENT
+ * message of a kept topic, as the publisher encoded it, to the journal writer. Messages are never decoded beyond
+ * their fixed header and topic: the store keeps bytes. Malformed input is counted and dropped.
+ */
+final class StoreReceiver implements ObjectListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StoreReceiver.class);
+
+    private final TopicPattern topics;
+    private final JournalWriter writer;
+    private final StoreCounters counters;
+    private final StreamTracker streams = new StreamTracker();
+    private final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
+    private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
+    private final StoreReplayFlyweight request = new StoreReplayFlyweight();
+    private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
+    private final LogLimiter lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
+    /** Set by close: what arrives from then on is neither stored nor acknowledged. */
+    private volatile boolean stopped;
+
+    StoreReceiver(TopicPattern topics, JournalWriter writer, StoreCounters counters) {
+        this.topics = topics;
+        this.writer = writer;
+        this.counters = counters;
+    }
+
+    /** Takes nothing more, so that the journal writer can finish what it has and the last acks go out. */
+    void stop() {
+        stopped = true;
+    }
+
+    @Override
+    public void onObject(int senderNodeId, ByteBuf object) {
+        if (stopped) {
+            return;
+        }
+        try {
+            int pos = BatchFraming.check(object, batchHeader);
+            long epoch = batchHeader.epoch();
+            int count = batchHeader.recordCount();
+            for (int i = 0; i < count; i++) {
+                int length = object.getInt(pos);
+                record(senderNodeId, epoch, object, pos, length);
+                pos += length;
+            }
+        } catch (MalformedWireException | RuntimeException e) {
+            malformed(senderNodeId, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing
+        }
+    }
+
+    private void record(int sender, long epoch, ByteBuf buf, int pos, int length) throws InterruptedException {
+        header.wrap(buf, pos);
+        int priority = header.priority();
+        int topicLength = header.topicLength();
+        long sequence = header.sequence();
+        if (priority > 9 || sequence < 1 || MessageHeaderFlyweight.FIXED_LENGTH + topicLength > length) {
+            malformed(sender, "record with priority " + priority + ", sequence " + sequence);
+            return;
+        }
+        if (ControlRecords.isAck(buf, header.topicOffset(), topicLength)
+                || ControlRecords.isReplay(buf, header.topicOffset(), topicLength)) {
+            return; // another store's traffic
+        }
+        if (ControlRecords.isRequest(buf, header.topicOffset(), topicLength)) {
+            request(sender, buf, pos, length);
+            return;
+        }
+        StreamKey stream = new StreamKey(sender, epoch, header.producerId(), priority);
+        long runStart = streams.accept(stream, sequence);
+        if (runStart == StreamTracker.DUPLICATE) {
+            counters.duplicates.increment();
+            return;
+        }
+        if ((header.flags() & MessageHeaderFlyweight.FLAG_PERSISTENT) == 0) {
+            counters.messagesNotKept.increment();
+            return;
+        }
+        if (!topics.matches(buf.toString(header.topicOffset(), topicLength, StandardCharsets.UTF_8))) {
+            streams.notKept(stream, sequence);
+            counters.messagesNotKept.increment();
+            return;
+        }
+        byte[] journalRecord = JournalRecordCodec.encode(sender, epoch, System.currentTimeMillis(), buf, pos,
+                length);
+        writer.submit(new PendingWrite(stream, runStart, sequence, journalRecord));
+    }
+
+    /** A connection's late join: answered by the journal writer, which holds the topics' newest messages. */
+    private void request(int sender, ByteBuf buf, int pos, int length) throws InterruptedException {
+        try {
+            request.wrapRequest(buf, pos, length);
+        } catch (MalformedWireException e) {
+            malformed(sender, e.getMessage());
+            return;
+        }
+        writer.submit(new ReplayRequest(sender, request.requestId(), request.requestTopic(),
+                request.requestCount(), System.currentTimeMillis() + JournalWriter.LATE_JOIN_SETTLE_MILLIS, 0));
+    }
+
+    private void malformed(int sender, String what) {
+        counters.malformed.increment();
+        if (malformedLog.allow()) {
+            LOG.warn("dropped malformed input from node {}: {} ({} more since the last line)",
+                    Integer.toUnsignedString(sender), what, malformedLog.takeSuppressed());
+        }
+    }
+
+    @Override
+    public void onObjectsLost(int senderNodeId, int objectCount, String reason) {
+        counters.objectsLost.add(objectCount);
+        if (lossLog.allow()) {
+            LOG.warn("{} object(s) of node {} never reached the store ({}): their messages are not stored and not "
+                    + "acknowledged ({} more reports since the last line)", objectCount,
+                    Integer.toUnsignedString(senderNodeId), reason, lossLog.takeSuppressed());
+        }
+    }
+
+    @Override
+    public void onSenderGone(int senderNodeId) {
+        // Its streams age out of the tracker; a sender that comes back starts a new epoch.
+    }
+}
