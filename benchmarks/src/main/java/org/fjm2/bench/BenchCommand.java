@@ -7,6 +7,7 @@ import org.fjm2.bench.scenario.JitterBenchmark;
 import org.fjm2.bench.scenario.LossyLinkBenchmark;
 import org.fjm2.bench.scenario.NormEngineBenchmark;
 import org.fjm2.bench.scenario.NormVsNrlBenchmark;
+import org.fjm2.bench.scenario.PersistentBenchmark;
 import org.fjm2.bench.scenario.MeshBenchmark;
 import org.fjm2.bench.scenario.TunnelWanBenchmark;
 import org.fjm2.bench.scenario.UdpBenchmark;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Command;
         description = "Benchmark scenarios: tables, CSV and PNG plots, ratios against baselines measured in the same run.",
         subcommands = {NormEngineBenchmark.class, TunnelWanBenchmark.class, MeshBenchmark.class, FecRepairBenchmark.class,
                 UdpBenchmark.class, ThroughputBenchmark.class, LatencyBenchmark.class, NormVsNrlBenchmark.class,
-                LossyLinkBenchmark.class, FlapBenchmark.class, JitterBenchmark.class, CcBenchmark.class})
+                LossyLinkBenchmark.class, FlapBenchmark.class, JitterBenchmark.class, CcBenchmark.class,
+                PersistentBenchmark.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

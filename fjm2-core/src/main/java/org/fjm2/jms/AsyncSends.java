@@ -9,21 +9,26 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A session's asynchronous sends (with a CompletionListener): done in order on the session's completion thread,
- * started with the first of them, which then calls the listener. The send itself may wait for room in the transport
- * there instead of in the application's thread.
+ * A session's asynchronous sends (with a CompletionListener): done in order on the session's send thread, started
+ * with the first of them; the send may wait for room in the transport there instead of in the application's thread.
+ * The listeners are told in the same order on the session's completion thread, each once its message is complete: at
+ * once, or, for a PERSISTENT message under {@code storeQuorum}, once the stores acknowledged it. The send thread goes
+ * on with the next send meanwhile, so asynchronous PERSISTENT sends are pipelined (one at a time, each waiting for
+ * its stores' fsync, they went at 215 msgs/s in {@code bench persistent}).
  */
 final class AsyncSends {
 
-    /** A send to run on the completion thread. */
+    /** A send to run on the send thread; returns what its completion waits for (null: nothing). */
     @FunctionalInterface
     interface Send {
-        void run() throws JMSException;
+        SessionSends.QuorumWait run() throws JMSException;
     }
 
     private final String threadName;
     private final Object lock = new Object();
+    private ExecutorService sends;
     private ExecutorService completions;
+    private volatile Thread sendThread;
     private volatile Thread completionThread;
 
     AsyncSends(String threadName) {
@@ -35,7 +40,13 @@ final class AsyncSends {
             throw new IllegalArgumentException("CompletionListener must not be null");
         }
         synchronized (lock) {
-            if (completions == null) {
+            if (sends == null) {
+                sends = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, threadName + "-send");
+                    t.setDaemon(true);
+                    sendThread = t;
+                    return t;
+                });
                 completions = Executors.newSingleThreadExecutor(r -> {
                     Thread t = new Thread(r, threadName);
                     t.setDaemon(true);
@@ -43,32 +54,54 @@ final class AsyncSends {
                     return t;
                 });
             }
-            completions.execute(() -> {
+            ExecutorService completing = completions;
+            sends.execute(() -> {
+                SessionSends.QuorumWait wait;
                 try {
-                    send.run();
+                    wait = send.run();
                 } catch (JMSException e) {
-                    listener.onException(message, e);
+                    completing.execute(() -> listener.onException(message, e));
                     return;
                 } catch (RuntimeException e) {
-                    listener.onException(message, new JMSException(e.toString()));
+                    completing.execute(() -> listener.onException(message, new JMSException(e.toString())));
                     return;
                 }
-                listener.onCompletion(message);
+                completing.execute(() -> complete(message, listener, wait));
             });
         }
     }
 
-    boolean isCompletionThread() {
-        return Thread.currentThread() == completionThread;
+    private static void complete(Message message, CompletionListener listener, SessionSends.QuorumWait wait) {
+        try {
+            if (wait != null) {
+                wait.await();
+            }
+        } catch (JMSException e) {
+            listener.onException(message, e);
+            return;
+        } catch (RuntimeException e) {
+            listener.onException(message, new JMSException(e.toString()));
+            return;
+        }
+        listener.onCompletion(message);
     }
 
-    /** Lets the sends already submitted finish, waiting up to the timeout. */
+    /** Whether the caller is one of this session's threads for asynchronous sends (a listener runs there). */
+    boolean isCompletionThread() {
+        Thread current = Thread.currentThread();
+        return current == completionThread || current == sendThread;
+    }
+
+    /** Lets the sends already submitted finish and their listeners be told, waiting up to the timeout. */
     void close(long timeoutMillis) {
         synchronized (lock) {
-            if (completions != null) {
-                completions.shutdown();
+            if (sends != null) {
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+                sends.shutdown();
                 try {
-                    completions.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS);
+                    sends.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS);
+                    completions.shutdown();
+                    completions.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

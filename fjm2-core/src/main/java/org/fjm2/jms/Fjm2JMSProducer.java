@@ -87,7 +87,8 @@ final class Fjm2JMSProducer implements JMSProducer {
                 session.send(state, topic, message, mode, prio, ttl, delay, noId, noTimestamp);
             } else {
                 session.sendAsync(message, completionListener,
-                        () -> session.send(state, topic, message, mode, prio, ttl, delay, noId, noTimestamp));
+                        () -> session.sendWithoutWaiting(state, topic, message, mode, prio, ttl, delay, noId,
+                                noTimestamp));
             }
         } catch (JMSException e) {
             throw RuntimeExceptions.convert(e);

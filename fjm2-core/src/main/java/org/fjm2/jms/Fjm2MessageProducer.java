@@ -166,14 +166,14 @@ public final class Fjm2MessageProducer implements MessageProducer, TopicPublishe
         sendAsync(ownTopic(), message, mode, prio, ttl, listener);
     }
 
-    /** Captures the producer's settings now; the send itself runs on the session's completion thread. */
+    /** Captures the producer's settings now; the send itself runs on the session's send thread. */
     private void sendAsync(Fjm2Topic target, Message message, int mode, int prio, long ttl,
                            CompletionListener listener) throws JMSException {
         long delay = deliveryDelay;
         boolean noId = disableMessageId;
         boolean noTimestamp = disableTimestamp;
         session.sendAsync(message, listener,
-                () -> session.send(state, target, message, mode, prio, ttl, delay, noId, noTimestamp));
+                () -> session.sendWithoutWaiting(state, target, message, mode, prio, ttl, delay, noId, noTimestamp));
     }
 
     @Override

@@ -426,7 +426,16 @@ public final class Fjm2Session implements Session, TopicSession {
                 disableTimestamp);
     }
 
-    /** An asynchronous send: done in order on this session's completion thread, then the listener is told. */
+    /** {@link #send} without the wait for the stores' quorum, which it returns (null: none). */
+    SessionSends.QuorumWait sendWithoutWaiting(ProducerState producer, Fjm2Topic topic, Message message,
+                                               int deliveryMode, int priority, long timeToLive, long deliveryDelay,
+                                               boolean disableMessageId, boolean disableTimestamp) throws JMSException {
+        checkOpen();
+        return sends.sendWithoutWaiting(producer, topic, message, deliveryMode, priority, timeToLive, deliveryDelay,
+                disableMessageId, disableTimestamp);
+    }
+
+    /** An asynchronous send: done in order on this session's send thread; the listener is told in order once complete. */
     void sendAsync(Message message, CompletionListener listener, AsyncSends.Send send) throws JMSException {
         checkOpen();
         asyncSends.submit(message, listener, send);

@@ -13,7 +13,7 @@ import org.fjm2.jms.message.Fjm2Message;
  * batcher — or, in a transacted session, encodes it into the transaction ({@link TransactionBuffer}) until commit,
  * where the batcher numbers it (so a rollback leaves no gap for receivers to report). A message of another provider
  * is copied first and gets the header fields back afterwards. Used by the session's thread of control (and its
- * completion thread for asynchronous sends, which the specification keeps from overlapping with it).
+ * send thread for asynchronous sends, which the specification keeps from overlapping with it).
  */
 final class SessionSends {
 
@@ -29,6 +29,34 @@ final class SessionSends {
     void send(ProducerState producer, Fjm2Topic topic, Message message, int deliveryMode, int priority,
               long timeToLive, long deliveryDelay, boolean disableMessageId, boolean disableTimestamp)
             throws JMSException {
+        QuorumWait wait = sendWithoutWaiting(producer, topic, message, deliveryMode, priority, timeToLive,
+                deliveryDelay, disableMessageId, disableTimestamp);
+        if (wait != null) {
+            wait.await();
+        }
+    }
+
+    /**
+     * A PERSISTENT message sent whose {@code storeQuorum} acknowledgements are still to come: {@link #await} waits
+     * for them, until {@code sendTimeoutMillis} after the send.
+     */
+    record QuorumWait(StoreQuorum stores, String description, int producerId, int priority, long sequence,
+                      long sentNanos, long timeoutMillis) {
+
+        void await() throws JMSException {
+            stores.awaitUntil(description, producerId, priority, sequence,
+                    sentNanos + timeoutMillis * 1_000_000L, timeoutMillis);
+        }
+    }
+
+    /**
+     * The same send without the wait for the stores: what to wait for, or null when nothing (NON_PERSISTENT, no
+     * quorum, transacted). Asynchronous sends wait for it on another thread, so that the next send goes out
+     * meanwhile.
+     */
+    QuorumWait sendWithoutWaiting(ProducerState producer, Fjm2Topic topic, Message message, int deliveryMode,
+                                  int priority, long timeToLive, long deliveryDelay, boolean disableMessageId,
+                                  boolean disableTimestamp) throws JMSException {
         if (message == null) {
             throw new MessageFormatException("message must not be null");
         }
@@ -54,6 +82,7 @@ final class SessionSends {
         if (disableMessageId) {
             m.setJMSMessageID(null);
         }
+        QuorumWait wait = null;
         try {
             if (transacted) {
                 bufferTransacted(m, topic, replyTo, producer, now, wireDeliveryTime, disableMessageId,
@@ -63,8 +92,8 @@ final class SessionSends {
                         disableMessageId, disableTimestamp);
                 StoreQuorum stores = connection.storeQuorum();
                 if (deliveryMode == DeliveryMode.PERSISTENT && stores.required()) {
-                    stores.await(describe(m, producer, priority, sequence), producer.id, priority, sequence,
-                            connection.settings().sendTimeoutMillis());
+                    wait = new QuorumWait(stores, describe(m, producer, priority, sequence), producer.id, priority,
+                            sequence, System.nanoTime(), connection.settings().sendTimeoutMillis());
                 }
             }
         } catch (InterruptedException e) {
@@ -74,6 +103,7 @@ final class SessionSends {
         if (m != message) {
             ForeignMessages.copySendHeaders(m, message);
         }
+        return wait;
     }
 
     /** The message's id, or where it stands when the producer disabled ids. */

@@ -108,7 +108,13 @@ final class StoreQuorum {
      */
     void await(String messageId, int producerId, int priority, long sequence, long timeoutMillis)
             throws JMSException {
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        awaitUntil(messageId, producerId, priority, sequence, System.nanoTime() + timeoutMillis * 1_000_000L,
+                timeoutMillis);
+    }
+
+    /** The same, until {@code deadline} (System.nanoTime()); {@code timeoutMillis} is what the error names. */
+    void awaitUntil(String messageId, int producerId, int priority, long sequence, long deadline, long timeoutMillis)
+            throws JMSException {
         long key = key(producerId, priority);
         synchronized (this) {
             while (true) {

@@ -33,10 +33,19 @@ public final class EmbeddedArtemis implements AutoCloseable {
 
     /** Starts a broker listening on {@code 127.0.0.1:port}. */
     public static EmbeddedArtemis start(int port) throws Exception {
+        return start(port, null);
+    }
+
+    /**
+     * Starts a broker on {@code 127.0.0.1:port} that journals durable messages in {@code journalDirectory} (NIO
+     * journal, its defaults: every durable send and commit synced to disk before it is confirmed), or without
+     * persistence when null.
+     */
+    public static EmbeddedArtemis start(int port, java.nio.file.Path journalDirectory) throws Exception {
         EmbeddedArtemis broker = new EmbeddedArtemis(port);
         Configuration config = new ConfigurationImpl()
                 .setName("fjm2-bench-artemis-" + port)
-                .setPersistenceEnabled(false)
+                .setPersistenceEnabled(journalDirectory != null)
                 .setSecurityEnabled(false)
                 .setJMXManagementEnabled(false)
                 .addAcceptorConfiguration("tcp", "tcp://127.0.0.1:" + port + "?tcpNoDelay=true")
@@ -44,6 +53,13 @@ public final class EmbeddedArtemis implements AutoCloseable {
                         .setAutoCreateAddresses(true)
                         .setAutoCreateQueues(true)
                         .setMaxSizeBytes(MAX_ADDRESS_BYTES));
+        if (journalDirectory != null) {
+            config.setJournalType(org.apache.activemq.artemis.core.server.JournalType.NIO)
+                    .setJournalDirectory(journalDirectory.resolve("journal").toString())
+                    .setBindingsDirectory(journalDirectory.resolve("bindings").toString())
+                    .setLargeMessagesDirectory(journalDirectory.resolve("large").toString())
+                    .setPagingDirectory(journalDirectory.resolve("paging").toString());
+        }
         broker.server.setConfiguration(config);
         broker.server.start();
         return broker;
