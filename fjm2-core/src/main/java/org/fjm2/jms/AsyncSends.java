@@ -56,25 +56,35 @@ final class AsyncSends {
             }
             ExecutorService completing = completions;
             sends.execute(() -> {
-                SessionSends.QuorumWait wait;
+                SessionSends.QuorumWait wait = null;
+                Exception failure = null;
                 try {
                     wait = send.run();
-                } catch (JMSException e) {
-                    completing.execute(() -> listener.onException(message, e));
-                    return;
-                } catch (RuntimeException e) {
-                    completing.execute(() -> listener.onException(message, new JMSException(e.toString())));
-                    return;
+                } catch (JMSException | RuntimeException e) {
+                    failure = e;
                 }
-                completing.execute(() -> complete(message, listener, wait));
+                SessionSends.QuorumWait stores = wait;
+                Exception failed = failure;
+                completing.execute(() -> tell(message, listener, stores, failed));
             });
         }
     }
 
-    private static void complete(Message message, CompletionListener listener, SessionSends.QuorumWait wait) {
+    /**
+     * On the completion thread, in send order: the send's failure, else the stores' acknowledgements (when the
+     * message waits for any), decide what the listener is told.
+     */
+    private static void tell(Message message, CompletionListener listener, SessionSends.QuorumWait stores,
+                             Exception failure) {
         try {
-            if (wait != null) {
-                wait.await();
+            if (failure instanceof JMSException e) {
+                throw e;
+            }
+            if (failure != null) {
+                throw new JMSException(failure.toString());
+            }
+            if (stores != null) {
+                stores.await();
             }
         } catch (JMSException e) {
             listener.onException(message, e);
