@@ -143,14 +143,17 @@ class JmsNamespaceTunnelTest {
             for (JavaProcess s : subscribers) {
                 s.awaitLine(Pattern.compile("^READY.*"), Duration.ofSeconds(60));
             }
+            List<JavaProcess> publishers = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                processes.add(net.host(lans.get(i) + "2").startJava(JmsPeerMain.class, "send", GROUP, "eth0",
-                        String.valueOf(100 + i), String.valueOf(MESH_MESSAGES), String.valueOf(SIZE), "10m"));
+                JavaProcess pub = net.host(lans.get(i) + "2").startJava(JmsPeerMain.class, "send", GROUP, "eth0",
+                        String.valueOf(100 + i), String.valueOf(MESH_MESSAGES), String.valueOf(SIZE), "10m");
+                publishers.add(pub);
+                processes.add(pub);
             }
             for (JavaProcess s : subscribers) {
                 String line = s.awaitLine(RESULT, Duration.ofSeconds(180));
                 System.out.println(s + ": " + line);
-                assertThat(line).as(TunnelStatusLines.latest(s.diagnostics(), tunnels))
+                assertThat(line).as(TunnelStatusLines.latest(s.diagnostics(), tunnels) + publishersSaid(publishers))
                         .contains("complete=true", "received=" + 3 * MESH_MESSAGES,
                         "inorder=" + 3 * MESH_MESSAGES, "corrupt=0", "lost=0", "senders=3");
             }
@@ -180,4 +183,17 @@ class JmsNamespaceTunnelTest {
         }
     }
 
+    /** What the publishers logged (but logback's own status lines): why a subscriber lacks data. */
+    private static String publishersSaid(List<JavaProcess> publishers) {
+        StringBuilder said = new StringBuilder();
+        for (JavaProcess p : publishers) {
+            said.append("\n").append(p).append(':');
+            for (String line : p.allLines()) {
+                if (!line.contains("|-")) {
+                    said.append("\n  ").append(line);
+                }
+            }
+        }
+        return said.toString();
+    }
 }

@@ -437,6 +437,32 @@ final class Acknowledgements {
         return any ? next : nowNanos + windowSilenceNanos;
     }
 
+    /**
+     * Whether a receiver heard after {@code sinceNanos}, tracked or suspended for silence, has not acknowledged
+     * {@code objectId}: alive, or starved of CPU for a moment rather than dead, it may still come back for what it
+     * lacks (see {@link NormSender#flushed()}).
+     */
+    boolean owedByReceiverHeardSince(int objectId, long sinceNanos) {
+        for (int i = 0; i < receiverList.size(); i++) {
+            Receiver r = receiverList.get(i);
+            if (owes(r, objectId, sinceNanos)) {
+                return true;
+            }
+        }
+        if (!suspended.isEmpty()) {
+            for (Receiver r : suspended.values()) {
+                if (owes(r, objectId, sinceNanos)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean owes(Receiver r, int objectId, long sinceNanos) {
+        return r.lastHeardNanos - sinceNanos > 0 && (!r.acked || !atOrAfter(r.ackedObject, objectId));
+    }
+
     /** Receivers suspended for silence (not waited for until heard again). */
     int suspendedCount() {
         return suspended.size();

@@ -254,10 +254,17 @@ final class WatermarkRounds {
     }
 
     private void onStreamEndTimer() {
-        if (acks.roundActive() || !state.isIdle() || transmitPending.getAsBoolean()) {
-            return;     // a round's FLUSHes ask the same; data going out restarts the end of the stream later
-        }
         long now = ctx.nanoTime();
+        if (acks.roundActive() && state.isIdle() && window.count() > 0) {
+            // A round's FLUSHes ask the same meanwhile; look again later, for the round may end in a way that does
+            // not restart these (a receiver's window released, its last ACK): without them, a receiver that missed
+            // the tail while it was suspended never learned of it (CloseLingerTest).
+            ctx.timers().schedule(streamEndTimer, now + idleFlushInterval());
+            return;
+        }
+        if (acks.roundActive() || !state.isIdle() || transmitPending.getAsBoolean()) {
+            return;     // data going out restarts the end of the stream later
+        }
         if (state.nextEndingFlush(config.robustFactor())) {
             requestFlush();
             scheduleStreamEnd(now, flushInterval());

@@ -60,6 +60,37 @@ class AcknowledgementsSilenceTest {
         assertThat(acks.pendingNodes()).isEmpty();
     }
 
+    @Test
+    void aSuspendedReceiverHeardWithinTheTimeoutStillOwesTheTail() {
+        aliveAt(0, LIVE);
+        aliveAt(0, DEAD);
+        acks.onAck(LIVE, 1, 0);
+        acks.onAck(DEAD, 1, 0);
+        clock.now = 100 * MS;
+        acks.startRound(2, 8);
+        acks.onAck(LIVE, 2, clock.now);
+        clock.now += SILENCE;
+        assertThat(acks.suspendSilent(clock.now, SILENCE)).as("round complete without the silent one").isTrue();
+        assertThat(acks.acknowledged(2)).as("every tracked receiver has it").isTrue();
+        long timeout = 6_000 * MS;
+        assertThat(acks.owedByReceiverHeardSince(2, clock.now - timeout)).as("suspended 1 s ago: may come back")
+                .isTrue();
+        clock.now += timeout;
+        assertThat(acks.owedByReceiverHeardSince(2, clock.now - timeout)).as("silent for the whole timeout")
+                .isFalse();
+    }
+
+    @Test
+    void aTrackedReceiverThatMissedTheRoundOwesTheTailUntilItAcknowledgesIt() {
+        aliveAt(0, LIVE);
+        acks.startRound(3, 8);
+        clock.now = 50 * MS;
+        acks.expireRound(clock.now, 6_000 * MS);        // ran out of FLUSHes before the silence suspended it
+        assertThat(acks.owedByReceiverHeardSince(3, clock.now - 6_000 * MS)).isTrue();
+        acks.onAck(LIVE, 3, clock.now);
+        assertThat(acks.owedByReceiverHeardSince(3, clock.now - 6_000 * MS)).isFalse();
+    }
+
     private void aliveAt(long now, int node) {
         clock.now = now;
         acks.alive(node, now);
