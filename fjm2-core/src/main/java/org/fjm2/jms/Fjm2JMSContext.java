@@ -227,16 +227,18 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public JMSConsumer createConsumer(Destination destination, String messageSelector, boolean noLocal) {
-        try {
-            Fjm2MessageConsumer consumer = (Fjm2MessageConsumer) session.createConsumer(destination,
-                    messageSelector, noLocal);
+        return consumer(() -> session.createConsumer(destination, messageSelector, noLocal));
+    }
+
+    /** A JMSConsumer over the session's consumer; the connection starts with it when autoStart. */
+    private JMSConsumer consumer(RuntimeExceptions.JmsCall<jakarta.jms.MessageConsumer> create) {
+        return RuntimeExceptions.unchecked(() -> {
+            Fjm2MessageConsumer consumer = (Fjm2MessageConsumer) create.call();
             if (autoStart) {
                 connection.start();
             }
             return new Fjm2JMSConsumer(consumer, session);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        });
     }
 
     @Override
@@ -251,12 +253,12 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public JMSConsumer createDurableConsumer(Topic topic, String name) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createDurableConsumer"));
+        return createDurableConsumer(topic, name, null, false);
     }
 
     @Override
     public JMSConsumer createDurableConsumer(Topic topic, String name, String messageSelector, boolean noLocal) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createDurableConsumer"));
+        return consumer(() -> session.createDurableConsumer(topic, name, messageSelector, noLocal));
     }
 
     @Override
@@ -271,7 +273,7 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public void unsubscribe(String name) {
-        throw RuntimeExceptions.convert(Unsupported.durable("unsubscribe"));
+        RuntimeExceptions.unchecked(() -> session.unsubscribe(name));
     }
 
     @Override
