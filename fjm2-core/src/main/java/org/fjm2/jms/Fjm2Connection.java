@@ -390,7 +390,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
                                                              String messageSelector, ServerSessionPool sessionPool,
                                                              int maxMessages) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedConnectionConsumer");
+        throw Unsupported.shared("createSharedConnectionConsumer");
     }
 
     @Override
@@ -398,7 +398,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
                                                               String messageSelector, ServerSessionPool sessionPool,
                                                               int maxMessages) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createDurableConnectionConsumer");
+        throw Unsupported.applicationServerFacility("createDurableConnectionConsumer");
     }
 
     @Override
@@ -407,7 +407,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
                                                                     ServerSessionPool sessionPool,
                                                                     int maxMessages) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedDurableConnectionConsumer");
+        throw Unsupported.shared("createSharedDurableConnectionConsumer");
     }
 
     @Override

@@ -243,12 +243,12 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public JMSConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createSharedConsumer"));
+        throw RuntimeExceptions.convert(Unsupported.shared("createSharedConsumer"));
     }
 
     @Override
     public JMSConsumer createSharedConsumer(Topic topic, String name, String messageSelector) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createSharedConsumer"));
+        throw RuntimeExceptions.convert(Unsupported.shared("createSharedConsumer"));
     }
 
     @Override
@@ -263,12 +263,12 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public JMSConsumer createSharedDurableConsumer(Topic topic, String name) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createSharedDurableConsumer"));
+        throw RuntimeExceptions.convert(Unsupported.shared("createSharedDurableConsumer"));
     }
 
     @Override
     public JMSConsumer createSharedDurableConsumer(Topic topic, String name, String messageSelector) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createSharedDurableConsumer"));
+        throw RuntimeExceptions.convert(Unsupported.shared("createSharedDurableConsumer"));
     }
 
     @Override

@@ -281,13 +281,13 @@ public final class Fjm2Session implements Session, TopicSession {
     @Override
     public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedConsumer");
+        throw Unsupported.shared("createSharedConsumer");
     }
 
     @Override
     public MessageConsumer createSharedConsumer(Topic topic, String name, String selector) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedConsumer");
+        throw Unsupported.shared("createSharedConsumer");
     }
 
     @Override
@@ -325,14 +325,14 @@ public final class Fjm2Session implements Session, TopicSession {
     @Override
     public MessageConsumer createSharedDurableConsumer(Topic topic, String name) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedDurableConsumer");
+        throw Unsupported.shared("createSharedDurableConsumer");
     }
 
     @Override
     public MessageConsumer createSharedDurableConsumer(Topic topic, String name, String selector)
             throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedDurableConsumer");
+        throw Unsupported.shared("createSharedDurableConsumer");
     }
 
     @Override
