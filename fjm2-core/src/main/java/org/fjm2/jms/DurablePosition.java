@@ -50,4 +50,10 @@ final class DurablePosition {
         changed.clear();
         return out;
     }
+
+    /** The whole position (the last word of a closing subscriber: it covers whatever earlier flushes said). */
+    synchronized Map<Stream, Long> takeAll() {
+        changed.clear();
+        return new LinkedHashMap<>(last);
+    }
 }

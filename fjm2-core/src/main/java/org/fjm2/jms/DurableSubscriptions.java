@@ -66,6 +66,8 @@ final class DurableSubscriptions {
     /** Random start: an answer to an earlier connection with the same node id does not match ours. */
     private final AtomicLong nextRequestId = new AtomicLong(new SecureRandom().nextLong() >>> 1);
     private ScheduledFuture<?> flusher;
+    /** Held from taking a position to sending it, so that position records leave in the order they were taken. */
+    private final Object flushLock = new Object();
 
     /**
      * @param clientId the connection's client id (null: unset)
@@ -206,23 +208,33 @@ final class DurableSubscriptions {
         }
     }
 
+    /**
+     * Sends the whole position, not only what moved: a record of the timer sent just before may still be on its way,
+     * and the store's answer to this one (same producer, so taken after it) says that both arrived.
+     */
     private void flushClosing(Fjm2MessageConsumer consumer) {
         String name = consumer.durableName();
         if (consumer.lateJoin() != null) {
             answers.finished(consumer.lateJoin());
         }
-        Map<DurablePosition.Stream, Long> moved = consumer.position().takeChanged();
-        if (moved.isEmpty()) {
-            return;
-        }
         long requestId = nextRequestId.incrementAndGet();
-        List<ByteBuf> positionRecords = encodePosition(name, moved, requestId);
+        List<ByteBuf> positionRecords = List.of();
+        CompletableFuture<Integer> answer = new CompletableFuture<>();
         try {
-            for (int i = 0; i < positionRecords.size() - 1; i++) {
-                send(positionRecords.get(i));
+            synchronized (flushLock) { // not between the timer's take and send: ours would overtake its record
+                Map<DurablePosition.Stream, Long> all = consumer.position().takeAll();
+                if (all.isEmpty()) {
+                    return; // nothing was ever acknowledged, so nothing was sent
+                }
+                positionRecords = encodePosition(name, all, requestId);
+                confirmations.put(requestId, answer);
+                for (ByteBuf r : positionRecords) {
+                    send(r);
+                }
             }
-            request(requestId, positionRecords.get(positionRecords.size() - 1), "closing subscriber");
+            awaitAnswer(requestId, answer, "closing durable subscriber '" + name + "'");
         } catch (JMSException e) {
+            confirmations.remove(requestId);
             LOG.warn("durable subscription '{}': its last acknowledgements may not have reached a store ({}); the "
                     + "messages they covered come again on its return", name, e.getMessage());
         } finally {
@@ -257,6 +269,12 @@ final class DurableSubscriptions {
 
     /** On the timer: every active subscriber's moved position, one record per subscriber (no answer wanted). */
     private void flushPositions() {
+        synchronized (flushLock) {
+            flushPositionsLocked();
+        }
+    }
+
+    private void flushPositionsLocked() {
         for (Fjm2MessageConsumer consumer : active.values()) {
             DurablePosition position = consumer.position();
             if (position == null) {
@@ -306,6 +324,16 @@ final class DurableSubscriptions {
         confirmations.put(requestId, answer);
         try {
             send(record);
+        } catch (JMSException e) {
+            confirmations.remove(requestId);
+            throw e;
+        }
+        return awaitAnswer(requestId, answer, what);
+    }
+
+    /** Waits for a store's answer to a request sent; its flags. */
+    private int awaitAnswer(long requestId, CompletableFuture<Integer> answer, String what) throws JMSException {
+        try {
             return answer.get(STORE_ANSWER_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw noStore(what);
