@@ -187,6 +187,43 @@ class DurableSubscriptionTest {
         }
     }
 
+    @Test
+    void aMessageListenerAcknowledgesWhenItReturns() throws Exception {
+        String group = TestGroups.url("");
+        try (Fjm2Store store = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));
+             Connection publisher = connect(group, null)) {
+            Session ps = publisher.createSession();
+            Topic topic = ps.createTopic("l");
+            MessageProducer p = ps.createProducer(topic);
+            java.util.concurrent.CountDownLatch five = new java.util.concurrent.CountDownLatch(5);
+            List<Integer> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+            try (Connection c = connect(group, "listener")) {
+                Session s = c.createSession();
+                s.createDurableConsumer(topic, "d").setMessageListener(m -> {
+                    heard.add(seqOrFail(m));
+                    five.countDown();
+                });
+                c.start();
+                for (int i = 1; i <= 5; i++) {
+                    LateJoinTest.send(ps, p, i);
+                }
+                assertThat(five.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            }
+            assertThat(heard).isEqualTo(LateJoinTest.range(1, 5));
+            for (int i = 6; i <= 8; i++) {
+                LateJoinTest.send(ps, p, i);
+            }
+            awaitStored(store, 8);
+            try (Connection c = connect(group, "listener")) {
+                Session s = c.createSession();
+                MessageConsumer back = s.createDurableConsumer(topic, "d");
+                c.start();
+                assertThat(receive(back, 5)).as("what the listener returned from is acknowledged")
+                        .isEqualTo(List.of(6, 7, 8));
+            }
+        }
+    }
+
     /** A store in a process of its own, killed with -9 and restarted on the same data directory. */
     @Test
     void theSubscriptionAndItsMessagesSurviveTheStoresKill() throws Exception {
