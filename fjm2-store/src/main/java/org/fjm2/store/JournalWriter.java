@@ -15,7 +15,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The thread that owns the journal: appends what the receive thread hands over (fsync'd, with group commit), tells
- * the acknowledgement publisher when each message is on disk, keeps the index and applies retention. The hand-off is
+ * the acknowledgement publisher when each message is on disk, keeps the index and applies retention, answers late
+ * joins from the topics' tails, and keeps the durable subscriptions ({@link DurableSubscriptions}: journaled, their
+ * positions moved by their subscribers' position records) with the messages they still need ({@link DurableBacklog}),
+ * which it replays to a returning subscriber. The hand-off is
  * bounded: while it is more than a quarter full the store holds back its NORM acknowledgements (publishers then slow
  * down, as for a slow subscriber), and when full the receive thread waits rather than drop a message.
  */
