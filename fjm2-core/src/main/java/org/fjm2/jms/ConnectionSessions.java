@@ -30,10 +30,11 @@ final class ConnectionSessions {
     }
 
     /** Creates a consumer of the session, paused unless the connection is started, and lists its subscription. */
+    /** @param durableName the durable subscription's name, or null */
     Fjm2MessageConsumer addConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector, boolean noLocal,
-                                    SubscriptionTable subscriptions) {
+                                    String durableName, SubscriptionTable subscriptions) {
         synchronized (lock) {
-            Fjm2MessageConsumer consumer = session.newConsumer(topic, selector, noLocal, !started);
+            Fjm2MessageConsumer consumer = session.newConsumer(topic, selector, noLocal, durableName, !started);
             subscriptions.add(consumer);
             return consumer;
         }

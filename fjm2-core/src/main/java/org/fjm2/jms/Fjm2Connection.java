@@ -46,6 +46,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final MessagePaths paths;
     private final StoreQuorum storeQuorum;
     private final LateJoins lateJoins;
+    private final DurableSubscriptions durableSubscriptions;
     private final ConnectionStats statistics;
     private final ConnectionMBean mbean;
     private volatile boolean closed;
@@ -72,8 +73,11 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.temporaryTopics = new TemporaryTopics(node, epoch, subscriptions);
         this.storeQuorum = new StoreQuorum(settings.storeQuorum(), transport.localNodeId(), epoch);
         this.lateJoins = new LateJoins(settings.lateJoin(), transport.localNodeId(), ids.newProducerState());
+        this.durableSubscriptions = new DurableSubscriptions(clientIdentity::idOrNull, transport.localNodeId(),
+                ids.newProducerState(), lateJoins, this::outbound, threads.timer());
         this.paths = new MessagePaths(transport, settings, epoch, startMillis, threads, counters, subscriptions,
-                deliveryBacklog, temporaryTopics::resolve, exceptionReports, storeQuorum, lateJoins);
+                deliveryBacklog, temporaryTopics::resolve, exceptionReports, storeQuorum, lateJoins,
+                durableSubscriptions);
         this.statistics = new ConnectionStats(clientIdentity, settings.url(), counters, transport);
         this.mbean = new ConnectionMBean(settings.jmx(), node, statistics);
         mbean.register(clientIdentity.idOrNull());
@@ -115,6 +119,11 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     /** The late joins of this connection's new consumers in progress (lateJoin). */
     LateJoins lateJoins() {
         return lateJoins;
+    }
+
+    /** The durable subscriptions of this connection's client id (kept by the stores). */
+    DurableSubscriptions durableSubscriptions() {
+        return durableSubscriptions;
     }
 
     /** What stores acknowledged of this connection's PERSISTENT messages (storeQuorum). */
@@ -177,11 +186,42 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     /** A new consumer of a session of this connection, listed in the subscriptions. */
     Fjm2MessageConsumer registerConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector,
                                          boolean noLocal) {
-        Fjm2MessageConsumer consumer = sessions.addConsumer(session, topic, selector, noLocal, subscriptions);
+        Fjm2MessageConsumer consumer = sessions.addConsumer(session, topic, selector, noLocal, null,
+                subscriptions);
         LateJoin join = consumer.lateJoin();
         if (join != null) {
             // Registered first: from here on live messages are held, so the stores' answer cannot miss any.
             lateJoins.request(join, paths.outbound(), threads.timer());
+        }
+        return consumer;
+    }
+
+    /**
+     * A durable consumer: registered first (live messages are held from here on), then the stores are asked for
+     * what the subscription did not acknowledge; without a store's answer the consumer is closed and the creation
+     * fails.
+     */
+    Fjm2MessageConsumer registerDurableConsumer(Fjm2Session session, Fjm2Topic topic, String name,
+                                                SelectorFilter selector, boolean noLocal) throws JMSException {
+        durableSubscriptions.requireClientId("createDurableConsumer");
+        DurableSubscriptions.checkName(name);
+        if (topic.isTemporary()) {
+            throw new jakarta.jms.InvalidDestinationException("a durable subscription cannot be on a temporary topic");
+        }
+        durableSubscriptions.claim(name);
+        Fjm2MessageConsumer consumer;
+        try {
+            consumer = sessions.addConsumer(session, topic, selector, noLocal, name, subscriptions);
+        } catch (RuntimeException e) {
+            durableSubscriptions.releaseName(name);
+            throw e;
+        }
+        try {
+            durableSubscriptions.subscribe(consumer, selector == null ? null : selector.text(), noLocal);
+        } catch (JMSException | RuntimeException e) {
+            durableSubscriptions.release(consumer);
+            consumer.close();
+            throw e;
         }
         return consumer;
     }
@@ -350,7 +390,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
                                                              String messageSelector, ServerSessionPool sessionPool,
                                                              int maxMessages) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedConnectionConsumer");
+        throw Unsupported.shared("createSharedConnectionConsumer");
     }
 
     @Override
@@ -358,7 +398,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
                                                               String messageSelector, ServerSessionPool sessionPool,
                                                               int maxMessages) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createDurableConnectionConsumer");
+        throw Unsupported.applicationServerFacility("createDurableConnectionConsumer");
     }
 
     @Override
@@ -367,7 +407,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
                                                                     ServerSessionPool sessionPool,
                                                                     int maxMessages) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedDurableConnectionConsumer");
+        throw Unsupported.shared("createSharedDurableConnectionConsumer");
     }
 
     @Override

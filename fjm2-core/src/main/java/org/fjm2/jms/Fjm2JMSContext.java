@@ -227,51 +227,53 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public JMSConsumer createConsumer(Destination destination, String messageSelector, boolean noLocal) {
-        try {
-            Fjm2MessageConsumer consumer = (Fjm2MessageConsumer) session.createConsumer(destination,
-                    messageSelector, noLocal);
+        return consumer(() -> session.createConsumer(destination, messageSelector, noLocal));
+    }
+
+    /** A JMSConsumer over the session's consumer; the connection starts with it when autoStart. */
+    private JMSConsumer consumer(RuntimeExceptions.JmsCall<jakarta.jms.MessageConsumer> create) {
+        return RuntimeExceptions.unchecked(() -> {
+            Fjm2MessageConsumer consumer = (Fjm2MessageConsumer) create.call();
             if (autoStart) {
                 connection.start();
             }
             return new Fjm2JMSConsumer(consumer, session);
-        } catch (JMSException e) {
-            throw RuntimeExceptions.convert(e);
-        }
+        });
     }
 
     @Override
     public JMSConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createSharedConsumer"));
+        throw RuntimeExceptions.convert(Unsupported.shared("createSharedConsumer"));
     }
 
     @Override
     public JMSConsumer createSharedConsumer(Topic topic, String name, String messageSelector) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createSharedConsumer"));
+        throw RuntimeExceptions.convert(Unsupported.shared("createSharedConsumer"));
     }
 
     @Override
     public JMSConsumer createDurableConsumer(Topic topic, String name) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createDurableConsumer"));
+        return createDurableConsumer(topic, name, null, false);
     }
 
     @Override
     public JMSConsumer createDurableConsumer(Topic topic, String name, String messageSelector, boolean noLocal) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createDurableConsumer"));
+        return consumer(() -> session.createDurableConsumer(topic, name, messageSelector, noLocal));
     }
 
     @Override
     public JMSConsumer createSharedDurableConsumer(Topic topic, String name) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createSharedDurableConsumer"));
+        throw RuntimeExceptions.convert(Unsupported.shared("createSharedDurableConsumer"));
     }
 
     @Override
     public JMSConsumer createSharedDurableConsumer(Topic topic, String name, String messageSelector) {
-        throw RuntimeExceptions.convert(Unsupported.durable("createSharedDurableConsumer"));
+        throw RuntimeExceptions.convert(Unsupported.shared("createSharedDurableConsumer"));
     }
 
     @Override
     public void unsubscribe(String name) {
-        throw RuntimeExceptions.convert(Unsupported.durable("unsubscribe"));
+        RuntimeExceptions.unchecked(() -> session.unsubscribe(name));
     }
 
     @Override

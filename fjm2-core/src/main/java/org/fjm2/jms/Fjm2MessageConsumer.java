@@ -12,12 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A non-durable subscriber of one topic. Messages wait in a bounded {@link ConsumerQueue}; they are taken by
+ * A subscriber of one topic: non-durable, or durable (a name under the connection's client id, kept by the stores:
+ * {@link DurableSubscriptions}, its acknowledgements moving its {@link DurablePosition}). Messages wait in a bounded {@link ConsumerQueue}; they are taken by
  * {@link #receive} or, when a MessageListener is set, by the session's dispatcher thread. A message with a
  * delivery delay waits on the connection's timer first (counted against the same limit).
  */
@@ -38,9 +40,19 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
     private volatile boolean closed;
     /** Until the switch to live messages of a late join (lateJoin=N); null otherwise and after it. */
     private volatile LateJoin lateJoin;
+    /**
+     * After a switch from stored to live messages: per producer stream the last number the store's answer delivered;
+     * a live message at or below it came to the store first and was delivered already. Null when there is none.
+     */
+    private volatile Map<LateJoin.Stream, Long> replayedThrough;
+    /** The durable subscription's name; null for a non-durable consumer. */
+    private final String durableName;
+    /** Where the durable subscriber stands (acknowledged); null for a non-durable consumer. */
+    private final DurablePosition position;
 
+    /** @param durableName the durable subscription's name, or null for a non-durable consumer */
     Fjm2MessageConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector, boolean noLocal,
-                        ConnectionSettings settings, boolean paused) {
+                        ConnectionSettings settings, boolean paused, String durableName) {
         this.session = session;
         this.topic = topic;
         this.selector = selector;
@@ -48,7 +60,27 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         this.queue = new ConsumerQueue(settings.consumerQueueMessages(), settings.consumerQueueBytes(),
                 settings.overflowPolicy(), paused, session.connection().deliveryBacklog());
         this.delayedLimit = settings.consumerQueueMessages();
-        this.lateJoin = session.connection().lateJoins().newJoin(this, topic);
+        this.durableName = durableName;
+        this.position = durableName == null ? null : new DurablePosition();
+        this.lateJoin = durableName == null ? session.connection().lateJoins().newJoin(this, topic)
+                : session.connection().durableSubscriptions().newJoin(this, durableName);
+    }
+
+    /** The durable subscription's name, or null. */
+    String durableName() {
+        return durableName;
+    }
+
+    /** The durable subscriber's position, or null. */
+    DurablePosition position() {
+        return position;
+    }
+
+    /** The application acknowledged the message (by its session's mode): a durable subscription moves on. */
+    void acknowledged(Fjm2Message message) {
+        if (position != null && !closed) {
+            position.acknowledged(message);
+        }
     }
 
     /** The late join this consumer starts with, or null. */
@@ -56,8 +88,12 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         return lateJoin;
     }
 
-    /** The late join switched to live messages: they come straight through from now on. */
-    void joined() {
+    /**
+     * The late join switched to live messages: they come straight through from now on, but for those at or below
+     * what the store's answer brought of their stream.
+     */
+    void joined(Map<LateJoin.Stream, Long> replayed) {
+        replayedThrough = replayed.isEmpty() ? null : replayed;
         lateJoin = null;
     }
 
@@ -90,6 +126,13 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         LateJoin join = lateJoin;
         if (join != null && join.holdLive(message, deliveryTime)) {
             return;
+        }
+        Map<LateJoin.Stream, Long> replayed = replayedThrough;
+        if (replayed != null) {
+            Long through = replayed.get(LateJoin.Stream.of(message));
+            if (through != null && message.originSequence() <= through) {
+                return; // the store's answer delivered it
+            }
         }
         acceptNow(message, deliveryTime, wakes);
     }
@@ -284,6 +327,9 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         closed = true;
         queue.close();
         session.consumerClosed(this);
+        if (durableName != null) {
+            session.connection().durableSubscriptions().closed(this);
+        }
     }
 
     private void checkOpen() throws IllegalStateException {

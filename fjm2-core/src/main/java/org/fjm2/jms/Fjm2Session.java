@@ -186,6 +186,7 @@ public final class Fjm2Session implements Session, TopicSession {
     /** Bookkeeping for every message handed to the application by receive(). */
     void delivered(Fjm2MessageConsumer consumer, Fjm2Message message) {
         acknowledgements.delivered(consumer, message);
+        acknowledgements.returnedToApplication(consumer, message);
     }
 
     /** The listener thread (started on first use). */
@@ -257,9 +258,10 @@ public final class Fjm2Session implements Session, TopicSession {
     }
 
     /** Called by {@link ConnectionSessions} (under its lock, with start and stop) to create and list a consumer. */
-    Fjm2MessageConsumer newConsumer(Fjm2Topic topic, SelectorFilter selector, boolean noLocal, boolean paused) {
+    Fjm2MessageConsumer newConsumer(Fjm2Topic topic, SelectorFilter selector, boolean noLocal, String durableName,
+                                    boolean paused) {
         Fjm2MessageConsumer consumer = new Fjm2MessageConsumer(this, topic, selector, noLocal,
-                connection.settings(), paused);
+                connection.settings(), paused, durableName);
         consumers.add(consumer);
         return consumer;
     }
@@ -279,58 +281,64 @@ public final class Fjm2Session implements Session, TopicSession {
     @Override
     public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedConsumer");
+        throw Unsupported.shared("createSharedConsumer");
     }
 
     @Override
     public MessageConsumer createSharedConsumer(Topic topic, String name, String selector) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedConsumer");
+        throw Unsupported.shared("createSharedConsumer");
     }
 
     @Override
     public TopicSubscriber createDurableSubscriber(Topic topic, String name) throws JMSException {
-        checkOpen();
-        throw Unsupported.durable("createDurableSubscriber");
+        return createDurableSubscriber(topic, name, null, false);
     }
 
     @Override
     public TopicSubscriber createDurableSubscriber(Topic topic, String name, String selector, boolean noLocal)
             throws JMSException {
-        checkOpen();
-        throw Unsupported.durable("createDurableSubscriber");
+        return (TopicSubscriber) createDurableConsumer(topic, name, selector, noLocal);
     }
 
     @Override
     public MessageConsumer createDurableConsumer(Topic topic, String name) throws JMSException {
-        checkOpen();
-        throw Unsupported.durable("createDurableConsumer");
+        return createDurableConsumer(topic, name, null, false);
     }
 
+    /**
+     * A durable subscriber (client id + name) kept by the stores: what it did not acknowledge comes first, then live
+     * messages (see {@link DurableSubscriptions}). Waits for a store's first answer; without one, a JMSException.
+     */
     @Override
     public MessageConsumer createDurableConsumer(Topic topic, String name, String selector, boolean noLocal)
             throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createDurableConsumer");
+        if (topic == null) {
+            throw new InvalidDestinationException("topic must not be null");
+        }
+        Fjm2Topic fjm2Topic = Destinations.toTopic(topic);
+        SelectorFilter filter = SelectorFilter.parse(selector);
+        return connection.registerDurableConsumer(this, fjm2Topic, name, filter, noLocal);
     }
 
     @Override
     public MessageConsumer createSharedDurableConsumer(Topic topic, String name) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedDurableConsumer");
+        throw Unsupported.shared("createSharedDurableConsumer");
     }
 
     @Override
     public MessageConsumer createSharedDurableConsumer(Topic topic, String name, String selector)
             throws JMSException {
         checkOpen();
-        throw Unsupported.durable("createSharedDurableConsumer");
+        throw Unsupported.shared("createSharedDurableConsumer");
     }
 
     @Override
     public void unsubscribe(String name) throws JMSException {
         checkOpen();
-        throw Unsupported.durable("unsubscribe");
+        connection.durableSubscriptions().unsubscribe(name);
     }
 
     // ------------------------------------------------------------------ destinations

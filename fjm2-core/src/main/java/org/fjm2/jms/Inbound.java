@@ -68,6 +68,8 @@ final class Inbound implements ObjectListener {
     private final MessageHeaderFlyweight replayedHeader = new MessageHeaderFlyweight();
     /** Set before the transport starts; null: no late joins to serve. */
     private LateJoins lateJoins;
+    /** Set before the transport starts; null: no durable subscriptions to serve. */
+    private DurableSubscriptions durables;
     private long ownEpoch;
     private final LossReports losses;
     private final LogLimiter malformedLog;
@@ -119,6 +121,11 @@ final class Inbound implements ObjectListener {
     void lateJoins(LateJoins joins, long epoch) {
         this.lateJoins = joins;
         this.ownEpoch = epoch;
+    }
+
+    /** Who waits for the stores' answers to durable subscription requests. */
+    void durableSubscriptions(DurableSubscriptions durableSubscriptions) {
+        this.durables = durableSubscriptions;
     }
 
     /** Senders remembered (for tests). */
@@ -206,7 +213,8 @@ final class Inbound implements ObjectListener {
             acceptReplay(sender, buf, pos, length);
             return;
         }
-        if (ControlRecords.isRequest(buf, header.topicOffset(), topicLength)) {
+        if (ControlRecords.isRequest(buf, header.topicOffset(), topicLength)
+                || ControlRecords.isDurable(buf, header.topicOffset(), topicLength)) {
             return; // for the stores
         }
         SubscriptionTable.Subscription subscription = subscriptions.lookup(buf, header.topicOffset(), topicLength);
@@ -265,6 +273,10 @@ final class Inbound implements ObjectListener {
         List<LateJoin.Held> messages = new ArrayList<>();
         try {
             replay.wrapReplay(buf, pos, length);
+            if (durables != null && durables.confirm(replay.requesterNode(), replay.replayRequestId(),
+                    replay.flags())) {
+                return;
+            }
             join = lateJoins == null ? null : lateJoins.find(replay.requesterNode(), replay.replayRequestId());
             if (join == null) {
                 return;
@@ -292,8 +304,14 @@ final class Inbound implements ObjectListener {
             }
             return;
         }
-        if (join.replayed(store, messages, replay.last())) {
+        boolean incomplete = (replay.flags() & StoreReplayFlyweight.FLAG_INCOMPLETE) != 0;
+        if (join.replayed(store, messages, replay.last(), incomplete)) {
             lateJoins.finished(join);
+            if (join.incomplete()) {
+                losses.report(new MessagesLostException(join.consumer().topic().name(), store, 0, 0, -1,
+                        "the store's answer to a returning durable subscriber lacks messages it no longer held "
+                                + "(retention, or its memory bound for durable subscriptions)"));
+            }
         }
     }
 

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One consumer's late join ({@code lateJoin=N}): from its creation until a store's answer is complete (or
@@ -16,8 +18,12 @@ import java.util.Map;
  * covers (its number or later) go to the consumer, then the held live ones, in arrival order. So the switch from the
  * store to the group neither repeats nor reorders a producer's messages.
  *
+ * <p>A durable subscriber's return ({@link DurableSubscriptions}) is the same switch with every stored message the
+ * store sends (count unbounded): the store's answer holds what the subscription did not acknowledge.
+ *
  * <p>The receive thread (live messages, the store's answer) and the timer (no answer in time) meet here, under this
- * object's monitor; after the switch live messages bypass it.
+ * object's monitor; after the switch live messages bypass it, except those at or below a number the answer brought
+ * for their stream (a message the store got before this connection did: {@link Fjm2MessageConsumer#joined}).
  */
 final class LateJoin {
 
@@ -30,7 +36,7 @@ final class LateJoin {
     }
 
     /** A producer stream: connection epoch, producer, priority. */
-    private record Stream(long epoch, int producer, int priority) {
+    record Stream(long epoch, int producer, int priority) {
         static Stream of(Fjm2Message m) {
             return new Stream(m.originEpoch(), m.originProducer(), m.originPriority());
         }
@@ -42,14 +48,38 @@ final class LateJoin {
     private final List<Held> live = new ArrayList<>();
     private final List<Held> replayed = new ArrayList<>();
     private final Map<Stream, Long> firstLive = new HashMap<>();
+    private final String what;
+    private final CountDownLatch firstAnswer = new CountDownLatch(1);
     private boolean done;
+    /** The answer said it lacks messages the store no longer held. */
+    private boolean incomplete;
     /** The store whose answer is taken (the first to answer); others are ignored. */
     private Integer answeringStore;
 
     LateJoin(Fjm2MessageConsumer consumer, long requestId, int count) {
+        this(consumer, requestId, count, "late join");
+    }
+
+    /** @param what how logs name it ("late join", "durable subscription 'x'") */
+    LateJoin(Fjm2MessageConsumer consumer, long requestId, int count, String what) {
         this.consumer = consumer;
         this.requestId = requestId;
         this.count = count;
+        this.what = what;
+    }
+
+    /** Waits for a store's first answer record; false when none came in time. */
+    boolean awaitFirstAnswer(long timeoutMillis) throws InterruptedException {
+        return firstAnswer.await(timeoutMillis, TimeUnit.MILLISECONDS) && answered();
+    }
+
+    private synchronized boolean answered() {
+        return answeringStore != null;
+    }
+
+    /** The store's answer lacked messages it no longer held (known once complete). */
+    synchronized boolean incomplete() {
+        return incomplete;
     }
 
     Fjm2MessageConsumer consumer() {
@@ -81,14 +111,21 @@ final class LateJoin {
      * @return true when the join is over (the caller forgets it)
      */
     synchronized boolean replayed(int storeNode, List<Held> messages, boolean last) {
+        return replayed(storeNode, messages, last, false);
+    }
+
+    /** As above; {@code incompleteAnswer}: the store says it lacks messages it no longer held. */
+    synchronized boolean replayed(int storeNode, List<Held> messages, boolean last, boolean incompleteAnswer) {
         if (done) {
             return true;
         }
         if (answeringStore == null) {
             answeringStore = storeNode;
+            firstAnswer.countDown();
         } else if (answeringStore != storeNode) {
             return false;
         }
+        incomplete |= incompleteAnswer;
         replayed.addAll(messages);
         if (last) {
             switchToLive();
@@ -101,9 +138,9 @@ final class LateJoin {
         if (done) {
             return;
         }
-        LOG.warn("late join of a consumer of topic '{}': {} within {} ms; it starts with {}",
+        LOG.warn("{} of a consumer of topic '{}': {} in time; it starts with {}", what,
                 consumer.topic().name(), answeringStore == null ? "no store answered" : "the store's answer was "
-                        + "incomplete", REPLY_TIMEOUT_MILLIS, replayed.isEmpty() ? "live messages only"
+                        + "incomplete", replayed.isEmpty() ? "live messages only"
                         : replayed.size() + " stored message(s), then live ones");
         switchToLive();
     }
@@ -114,10 +151,13 @@ final class LateJoin {
         // The answer may reach past the join (what the store received while it let in-flight messages arrive):
         // what a held live message covers goes, and of the rest the newest 'count' are what came before the join.
         List<Held> before = new ArrayList<>();
+        Map<Stream, Long> replayedThrough = new HashMap<>();
         for (Held h : replayed) {
-            Long first = firstLive.get(Stream.of(h.message()));
+            Stream stream = Stream.of(h.message());
+            Long first = firstLive.get(stream);
             if (first == null || h.message().originSequence() < first) {
                 before.add(h);
+                replayedThrough.merge(stream, h.message().originSequence(), Math::max);
             }
         }
         for (Held h : before.subList(Math.max(0, before.size() - count), before.size())) {
@@ -128,6 +168,7 @@ final class LateJoin {
         }
         replayed.clear();
         live.clear();
-        consumer.joined();
+        firstAnswer.countDown();
+        consumer.joined(replayedThrough);
     }
 }

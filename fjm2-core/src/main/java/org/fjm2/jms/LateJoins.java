@@ -79,6 +79,11 @@ final class LateJoins {
         }
     }
 
+    /** A durable consumer's return, answered like a late join (its timeout armed by the caller). */
+    void track(LateJoin join) {
+        active.put(join.requestId(), join);
+    }
+
     /** On the receive thread: the join an answer is for, or null when it is not this connection's or is over. */
     LateJoin find(int requesterNode, long requestId) {
         return requesterNode == nodeId ? active.get(requestId) : null;

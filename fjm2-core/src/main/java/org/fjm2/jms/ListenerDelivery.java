@@ -52,6 +52,7 @@ final class ListenerDelivery implements ListenerDispatcher.Deliveries {
         acknowledgements.delivered(consumer, message);
         try {
             listener.onMessage(message);
+            acknowledgements.returnedToApplication(consumer, message);
         } catch (RuntimeException e) {
             if (acknowledgements.keepsDelivered()) {
                 LOG.warn("MessageListener of {} threw; the message stays unacknowledged", consumer, e);

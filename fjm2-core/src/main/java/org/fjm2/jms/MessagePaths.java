@@ -51,11 +51,12 @@ final class MessagePaths {
      * @param temporaryTopics the connection's own temporary topic of a name, or a stand-in for another's
      * @param storeQuorum     hears the stores' acknowledgements of PERSISTENT messages
      * @param lateJoins       the consumers waiting for a store's answer to their late join
+     * @param durables        the durable subscriptions waiting for a store's answer
      */
     MessagePaths(ObjectTransport transport, ConnectionSettings settings, long epoch, long startMillis,
                  ConnectionThreads threads, ConnectionCounters counters, SubscriptionTable subscriptions,
                  DeliveryBacklog backlog, Function<String, Fjm2Topic> temporaryTopics, ExceptionReports reports,
-                 StoreQuorum storeQuorum, LateJoins lateJoins) {
+                 StoreQuorum storeQuorum, LateJoins lateJoins, DurableSubscriptions durables) {
         this.transport = transport;
         this.reports = reports;
         LocalDelivery localDelivery = new LocalDelivery(subscriptions,
@@ -66,6 +67,7 @@ final class MessagePaths {
                 reports::report, startMillis, settings.clockSkewMillis());
         inbound.storeAcknowledgements(storeQuorum::onAck);
         inbound.lateJoins(lateJoins, epoch);
+        inbound.durableSubscriptions(durables);
         if (settings.consumerBackPressure()) {
             transport.holdAcknowledgementsWhile(backlog::isBackedUp);
         }

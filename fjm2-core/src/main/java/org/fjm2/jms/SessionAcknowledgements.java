@@ -56,10 +56,25 @@ final class SessionAcknowledgements {
         }
     }
 
+    /**
+     * receive() returned the message, or its listener returned: in AUTO and DUPS_OK that acknowledges it (a durable
+     * subscriber's position moves).
+     */
+    void returnedToApplication(Fjm2MessageConsumer consumer, Fjm2Message message) {
+        if (!keepsDelivered) {
+            consumer.acknowledged(message);
+        }
+    }
+
     /** acknowledge() or commit(): everything delivered so far is done with. */
     void acknowledgeAll() {
+        List<Delivered> done;
         synchronized (unacknowledged) {
+            done = new ArrayList<>(unacknowledged);
             unacknowledged.clear();
+        }
+        for (Delivered d : done) {
+            d.consumer().acknowledged(d.message());
         }
     }
 

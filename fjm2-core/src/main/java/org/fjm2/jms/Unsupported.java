@@ -19,9 +19,10 @@ final class Unsupported {
                 + " supported. Use a Topic.", "FJM2_NO_QUEUES");
     }
 
-    static JMSException durable(String method) {
-        return new JMSException(method + ": durable and shared subscriptions need the FJM2 persistence feature,"
-                + " which is not yet available. Use a non-durable subscriber (createConsumer).", "FJM2_NO_PERSISTENCE");
+    static JMSException shared(String method) {
+        return new JMSException(method + ": shared subscriptions are not yet available in FJM2 (durable ones are,"
+                + " with a store: createDurableConsumer). Use a non-durable or a durable subscriber.",
+                "FJM2_NO_SHARED_SUBSCRIPTIONS");
     }
 
     static JMSException applicationServerFacility(String method) {

@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * An FJM2 store: joins the group like any subscriber, journals every PERSISTENT message of the topics it keeps
  * (Artemis journal, fsync'd) and multicasts a positive acknowledgement once each is on disk, which publishers with
- * {@code storeQuorum=N} wait for. Threads, each owning its part: the transport's receive thread
+ * {@code storeQuorum=N} wait for; keeps durable subscriptions and replays to them what they did not acknowledge.
+ * Threads, each owning its part: the transport's receive thread
  * ({@link StoreReceiver}), the journal writer ({@link JournalWriter}) and the acknowledgement publisher
  * ({@link AckPublisher}).
  */

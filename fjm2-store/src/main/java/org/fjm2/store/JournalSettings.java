@@ -31,6 +31,8 @@ final class JournalSettings {
     static final int MAX_IO = 1;
     /** Artemis' user record type of a stored message. */
     static final byte MESSAGE_RECORD = 1;
+    /** Artemis' user record type of a durable subscription (added, then updated with each position, deleted). */
+    static final byte SUBSCRIPTION_RECORD = 2;
 
     private JournalSettings() {
     }

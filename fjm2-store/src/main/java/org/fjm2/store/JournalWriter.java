@@ -1,6 +1,8 @@
 package org.fjm2.store;
 
 import org.apache.activemq.artemis.core.io.IOCallback;
+import org.fjm2.jms.wire.DurableSubscriptionFlyweight;
+import org.fjm2.jms.wire.StoreReplayFlyweight;
 import org.fjm2.norm.util.LogLimiter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +15,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The thread that owns the journal: appends what the receive thread hands over (fsync'd, with group commit), tells
- * the acknowledgement publisher when each message is on disk, keeps the index and applies retention. The hand-off is
+ * the acknowledgement publisher when each message is on disk, keeps the index and applies retention, answers late
+ * joins from the topics' tails, and keeps the durable subscriptions ({@link DurableSubscriptions}: journaled, their
+ * positions moved by their subscribers' position records) with the messages they still need ({@link DurableBacklog}),
+ * which it replays to a returning subscriber. The hand-off is
  * bounded: while it is more than a quarter full the store holds back its NORM acknowledgements (publishers then slow
  * down, as for a slow subscriber), and when full the receive thread waits rather than drop a message.
  */
@@ -38,6 +43,10 @@ final class JournalWriter extends WorkerThread {
     private final BlockingQueue<JournalTask> queue = new ArrayBlockingQueue<>(QUEUE_MESSAGES);
     private final TopicTails tails = new TopicTails();
     private final ArrayDeque<ReplayRequest> requests = new ArrayDeque<>();
+    /** Returning durable subscribers, answered once due (the same settle time as late joins). */
+    private final ArrayDeque<DurableRequest> returning = new ArrayDeque<>();
+    private final DurableSubscriptions subscriptions;
+    private final DurableBacklog backlog;
     private final ReplaySender replays;
     private final StoreJournal journal;
     private final MessageIndex index;
@@ -54,12 +63,23 @@ final class JournalWriter extends WorkerThread {
         super("fjm2-store-journal");
         this.replays = replays;
         recovered.forEach(tails::add);
+        this.subscriptions = new DurableSubscriptions(journal.subscriptions());
+        this.backlog = new DurableBacklog(subscriptions);
+        recovered.forEach(backlog::add);
         this.journal = journal;
         this.index = index;
         this.retention = retention;
         this.durable = durable;
         this.counters = counters;
-        this.nextId = index.newestId() + 1;
+        long newest = index.newestId();
+        for (Subscription s : journal.subscriptions()) {
+            newest = Math.max(newest, s.journalId());
+        }
+        this.nextId = newest + 1;
+        if (subscriptions.size() > 0) {
+            LOG.info("{} durable subscription(s); {} message(s) ({} bytes) pending for them in memory",
+                    subscriptions.size(), backlog.size(), backlog.bytes());
+        }
     }
 
     /** On the receive thread: waits while the hand-off is full (the store never drops what it was sent). */
@@ -83,8 +103,11 @@ final class JournalWriter extends WorkerThread {
                     append(write);
                 } else if (task instanceof ReplayRequest request) {
                     requests.addLast(request.joinedAt(nextId - 1));
+                } else if (task instanceof DurableRequest request) {
+                    durable(request);
                 }
                 answerDueRequests();
+                answerReturningSubscribers();
             } catch (InterruptedException e) {
                 break;
             }
@@ -94,9 +117,105 @@ final class JournalWriter extends WorkerThread {
 
     /** Until the next retention check, or the next late join due, whichever comes first. */
     private long pollMillis() {
-        ReplayRequest next = requests.peekFirst();
+        long due = Long.MAX_VALUE;
+        if (!requests.isEmpty()) {
+            due = requests.peekFirst().dueMillis();
+        }
+        if (!returning.isEmpty()) {
+            due = Math.min(due, returning.peekFirst().dueMillis());
+        }
         long wait = Retention.CHECK_INTERVAL_MILLIS;
-        return next == null ? wait : Math.max(0, Math.min(wait, next.dueMillis() - System.currentTimeMillis()));
+        return due == Long.MAX_VALUE ? wait : Math.max(0, Math.min(wait, due - System.currentTimeMillis()));
+    }
+
+    /** A durable subscription record: subscribe (answered when due), position, unsubscribe. */
+    private void durable(DurableRequest request) throws InterruptedException {
+        Subscription s = subscriptions.get(request.key());
+        try {
+            switch (request.type()) {
+                case DurableSubscriptionFlyweight.TYPE_SUBSCRIBE -> {
+                    if (s == null) {
+                        if (subscriptions.full()) {
+                            LOG.warn("durable subscription {} refused: the store keeps {} already", request.key(),
+                                    DurableSubscriptions.MAX_SUBSCRIPTIONS);
+                            return;
+                        }
+                        long createdAfter = nextId - 1;
+                        s = new Subscription(request.key(), nextId++, request.topic(), request.selector(),
+                                request.noLocal(), createdAfter);
+                        subscriptions.add(s);
+                        journal.addSubscription(s);
+                        LOG.info("durable subscription {} on topic '{}' created", request.key(), request.topic());
+                    } else if (!s.sameAs(request.topic(), request.selector(), request.noLocal())) {
+                        // JMS: another topic, selector or noLocal makes it a new subscription
+                        subscriptions.remove(s);
+                        s.replace(request.topic(), request.selector(), request.noLocal(), nextId - 1);
+                        subscriptions.add(s);
+                        journal.updateSubscription(s);
+                        LOG.info("durable subscription {} replaced: now on topic '{}'", request.key(),
+                                request.topic());
+                    }
+                    returning.addLast(request);
+                }
+                case DurableSubscriptionFlyweight.TYPE_POSITION -> {
+                    if (s == null) {
+                        confirm(request, StoreReplayFlyweight.FLAG_UNKNOWN_SUBSCRIPTION);
+                        return;
+                    }
+                    for (DurableRequest.Position p : request.positions()) {
+                        s.acknowledged(p.stream(), p.sequence());
+                    }
+                    journal.updateSubscription(s);
+                    confirm(request, 0);
+                }
+                case DurableSubscriptionFlyweight.TYPE_UNSUBSCRIBE -> {
+                    if (s == null) {
+                        confirm(request, StoreReplayFlyweight.FLAG_UNKNOWN_SUBSCRIPTION);
+                        return;
+                    }
+                    subscriptions.remove(s);
+                    journal.deleteSubscription(s);
+                    LOG.info("durable subscription {} removed (unsubscribe)", request.key());
+                    confirm(request, 0);
+                }
+                default -> { }
+            }
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            LOG.error("could not journal durable subscription {}: {}; not answered", request.key(), e.toString());
+        }
+    }
+
+    /** Answers a request that wants an answer with an empty one (its flags say how it went). */
+    private void confirm(DurableRequest request, int flags) throws InterruptedException {
+        if (request.requestId() != 0) {
+            replays.answer(new ReplayRequest(request.requesterNode(), request.requestId(), "", 0, 0, 0), List.of(),
+                    flags);
+        }
+    }
+
+    /** Returning durable subscribers whose settle time passed: their pending messages, oldest first. */
+    private void answerReturningSubscribers() throws InterruptedException {
+        long now = System.currentTimeMillis();
+        while (!returning.isEmpty() && returning.peekFirst().dueMillis() <= now) {
+            DurableRequest request = returning.removeFirst();
+            Subscription s = subscriptions.get(request.key());
+            if (s == null) {
+                confirm(request, StoreReplayFlyweight.FLAG_UNKNOWN_SUBSCRIPTION);
+                continue;
+            }
+            List<StoredMessage> pending = backlog.pending(s);
+            long lost = s.takeLost();
+            if (lost > 0) {
+                LOG.warn("durable subscription {}: {} message(s) it had not consumed were dropped (retention or the "
+                        + "memory bound of {} bytes) before it came back", s.key(), lost, DurableBacklog.MAX_BYTES);
+            }
+            replays.answer(new ReplayRequest(request.requesterNode(), request.requestId(), s.topic(), 0, 0, 0),
+                    pending, lost > 0 ? StoreReplayFlyweight.FLAG_INCOMPLETE : 0);
+            LOG.debug("durable subscription {} returned (node {}): replayed {} message(s)", s.key(),
+                    Integer.toUnsignedString(request.requesterNode()), pending.size());
+        }
     }
 
     private void answerDueRequests() throws InterruptedException {
@@ -132,7 +251,9 @@ final class JournalWriter extends WorkerThread {
                 }
             });
             index.add(id, now, data.length);
-            tails.add(JournalRecordCodec.decode(id, data));
+            StoredMessage stored = JournalRecordCodec.decode(id, data);
+            tails.add(stored);
+            backlog.add(stored);
         } catch (Exception e) {
             writeFailed(write, e.toString());
         }
@@ -154,9 +275,11 @@ final class JournalWriter extends WorkerThread {
             return;
         }
         nextRetentionCheck = now + Retention.CHECK_INTERVAL_MILLIS;
+        backlog.dropConsumed();
         int dropped = 0;
         while (retention.dropOldest(index, now)) {
             MessageIndex.Entry oldest = index.removeOldest();
+            backlog.droppedFromJournal(oldest.id());
             try {
                 journal.delete(oldest.id());
                 dropped++;

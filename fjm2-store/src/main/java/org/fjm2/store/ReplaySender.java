@@ -42,31 +42,39 @@ final class ReplaySender {
 
     /** Sends the messages (oldest first) in as few objects as fit; the last object is flagged, also when empty. */
     void answer(ReplayRequest request, List<StoredMessage> messages) throws InterruptedException {
+        answer(request, messages, 0);
+    }
+
+    /**
+     * As above; the last object carries {@code flags} besides {@link StoreReplayFlyweight#FLAG_LAST} (a durable
+     * subscription's answer: unknown subscription, incomplete).
+     */
+    void answer(ReplayRequest request, List<StoredMessage> messages, int flags) throws InterruptedException {
         List<StoredMessage> chunk = new ArrayList<>();
         int bytes = 0;
         for (StoredMessage m : messages) {
             int size = entryBytes(m);
             if (HEADER_ROOM + size > maxObjectBytes) {
-                LOG.warn("late join of node {}: a stored message of {} bytes does not fit an answer of {} bytes; "
+                LOG.warn("answer to node {}: a stored message of {} bytes does not fit an answer of {} bytes; "
                         + "left out", Integer.toUnsignedString(request.requesterNode()), size, maxObjectBytes);
                 continue;
             }
             if (HEADER_ROOM + bytes + size > maxObjectBytes) {
-                send(request, chunk, false);
+                send(request, chunk, 0);
                 chunk.clear();
                 bytes = 0;
             }
             chunk.add(m);
             bytes += size;
         }
-        send(request, chunk, true);
+        send(request, chunk, StoreReplayFlyweight.FLAG_LAST | flags);
     }
 
     private static int entryBytes(StoredMessage m) {
         return StoreReplayFlyweight.ENTRY_OVERHEAD + m.record().length;
     }
 
-    private void send(ReplayRequest request, List<StoredMessage> entries, boolean last) throws InterruptedException {
+    private void send(ReplayRequest request, List<StoredMessage> entries, int flags) throws InterruptedException {
         int bytesOfEntries = 0;
         for (StoredMessage m : entries) {
             bytesOfEntries += entryBytes(m);
@@ -78,7 +86,7 @@ final class ReplaySender {
         for (StoredMessage m : entries) {
             StoreReplayFlyweight.writeEntry(batch, m.node(), m.epoch(), m.record());
         }
-        StoreReplayFlyweight.endReplay(batch, record, entries.size(), last, bytesOfEntries);
+        StoreReplayFlyweight.endReplay(batch, record, entries.size(), flags, bytesOfEntries);
         new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
         boolean sent;
         try {
@@ -87,7 +95,7 @@ final class ReplaySender {
             sent = false;
         }
         if (!sent) {
-            LOG.warn("late join of node {}: an answer of {} message(s) could not be sent within {} ms",
+            LOG.warn("answer to node {}: an answer of {} message(s) could not be sent within {} ms",
                     Integer.toUnsignedString(request.requesterNode()), entries.size(), SEND_TIMEOUT_MILLIS);
         }
     }

@@ -13,24 +13,43 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The store's journal: Apache Artemis' append-only journal (NIO files, fsync on every acknowledged write, group
  * commit through its write buffer) holding one add record per stored message and a delete record per message that
  * retention dropped. Artemis does the file format, checksums, crash recovery, file reuse and compaction; this class
- * only says what a record is ({@link JournalRecordCodec}). Used by one thread (the journal writer).
+ * only says what a record is ({@link JournalRecordCodec}, {@link SubscriptionRecordCodec} for durable
+ * subscriptions: an add record, an update per position change, a delete on unsubscribe). Used by one thread (the journal writer).
  */
 final class StoreJournal implements AutoCloseable {
+
+    /** Subscription records are synced with the group commit; nobody waits for it. */
+    private static final IOCompletion NOT_WAITED_FOR = new Completion(new IOCallback() {
+        @Override
+        public void done() {
+        }
+
+        @Override
+        public void onError(int errorCode, String errorMessage) {
+            org.slf4j.LoggerFactory.getLogger(StoreJournal.class).error("could not journal a durable subscription "
+                    + "record: {}", errorMessage);
+        }
+    });
 
     private final Path directory;
     private final JournalImpl journal;
     private final List<StoredMessage> recovered;
+    private final List<Subscription> subscriptions;
 
-    private StoreJournal(Path directory, JournalImpl journal, List<StoredMessage> recovered) {
+    private StoreJournal(Path directory, JournalImpl journal, List<StoredMessage> recovered,
+                         List<Subscription> subscriptions) {
         this.directory = directory;
         this.journal = journal;
         this.recovered = recovered;
+        this.subscriptions = subscriptions;
     }
 
     /**
@@ -55,8 +74,14 @@ final class StoreJournal implements AutoCloseable {
             throw new IOException("cannot read the journal in " + directory + ": " + e, e);
         }
         List<StoredMessage> messages = new ArrayList<>(records.size());
+        // A subscription's add record, then its updates, each with the whole state: the last one read wins.
+        Map<Long, Subscription> subscriptions = new LinkedHashMap<>();
         try {
             for (RecordInfo r : records) {
+                if (r.getUserRecordType() == JournalSettings.SUBSCRIPTION_RECORD) {
+                    subscriptions.put(r.id, SubscriptionRecordCodec.decode(r.id, r.data));
+                    continue;
+                }
                 if (r.getUserRecordType() != JournalSettings.MESSAGE_RECORD) {
                     throw new IllegalArgumentException("journal record " + r.id + " has unknown type "
                             + r.getUserRecordType());
@@ -69,7 +94,12 @@ final class StoreJournal implements AutoCloseable {
                     + "is not a stored message: " + e.getMessage());
         }
         messages.sort(Comparator.comparingLong(StoredMessage::id));
-        return new StoreJournal(directory, journal, messages);
+        return new StoreJournal(directory, journal, messages, new ArrayList<>(subscriptions.values()));
+    }
+
+    /** The durable subscriptions the journal held when opened. */
+    List<Subscription> subscriptions() {
+        return subscriptions;
     }
 
     /** What the journal held when opened, in id order (the order the store received them). */
@@ -92,6 +122,26 @@ final class StoreJournal implements AutoCloseable {
     void append(long id, byte[] data, IOCallback done) throws Exception {
         journal.appendAddRecord(id, JournalSettings.MESSAGE_RECORD, new ByteArrayEncoding(data), true,
                 new Completion(done));
+    }
+
+    /**
+     * Journals a new durable subscription, fsync'd with the next group commit; not waited for (the writer thread
+     * goes on; a crash before the fsync loses the subscription as if it had never been asked for).
+     */
+    void addSubscription(Subscription s) throws Exception {
+        journal.appendAddRecord(s.journalId(), JournalSettings.SUBSCRIPTION_RECORD,
+                new ByteArrayEncoding(SubscriptionRecordCodec.encode(s)), true, NOT_WAITED_FOR);
+    }
+
+    /** Journals a subscription's new state (its position moved, or it was replaced); fsync'd, not waited for. */
+    void updateSubscription(Subscription s) throws Exception {
+        journal.appendUpdateRecord(s.journalId(), JournalSettings.SUBSCRIPTION_RECORD,
+                new ByteArrayEncoding(SubscriptionRecordCodec.encode(s)), true, NOT_WAITED_FOR);
+    }
+
+    /** Removes a subscription (unsubscribe); fsync'd, not waited for. */
+    void deleteSubscription(Subscription s) throws Exception {
+        journal.appendDeleteRecord(s.journalId(), true, NOT_WAITED_FOR);
     }
 
     /** Drops a message (retention); not waited for: losing the delete in a crash only keeps the message longer. */

@@ -5,6 +5,7 @@ import org.fjm2.jms.transport.ObjectListener;
 import org.fjm2.jms.wire.BatchFraming;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
 import org.fjm2.jms.wire.ControlRecords;
+import org.fjm2.jms.wire.DurableSubscriptionFlyweight;
 import org.fjm2.jms.wire.MalformedWireException;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
 import org.fjm2.jms.wire.StoreReplayFlyweight;
@@ -13,6 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The store's receive path, on the transport's receive thread: checks each batch's framing (as every FJM2 receiver
@@ -31,6 +34,7 @@ final class StoreReceiver implements ObjectListener {
     private final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
     private final StoreReplayFlyweight request = new StoreReplayFlyweight();
+    private final DurableSubscriptionFlyweight durableRecord = new DurableSubscriptionFlyweight();
     private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
     private final LogLimiter lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
     /** Set by close: what arrives from then on is neither stored nor acknowledged. */
@@ -85,6 +89,10 @@ final class StoreReceiver implements ObjectListener {
             request(sender, buf, pos, length);
             return;
         }
+        if (ControlRecords.isDurable(buf, header.topicOffset(), topicLength)) {
+            durable(sender, buf, pos, length);
+            return;
+        }
         StreamKey stream = new StreamKey(sender, epoch, header.producerId(), priority);
         long runStart = streams.accept(stream, sequence);
         if (runStart == StreamTracker.DUPLICATE) {
@@ -115,6 +123,25 @@ final class StoreReceiver implements ObjectListener {
         }
         writer.submit(new ReplayRequest(sender, request.requestId(), request.requestTopic(),
                 request.requestCount(), System.currentTimeMillis() + JournalWriter.LATE_JOIN_SETTLE_MILLIS, 0));
+    }
+
+    /** A connection's durable subscription record: for the journal writer, which owns the subscriptions. */
+    private void durable(int sender, ByteBuf buf, int pos, int length) throws InterruptedException {
+        try {
+            durableRecord.wrap(buf, pos, length);
+        } catch (MalformedWireException e) {
+            malformed(sender, e.getMessage());
+            return;
+        }
+        List<DurableRequest.Position> positions = new ArrayList<>(durableRecord.entryCount());
+        for (int i = 0; i < durableRecord.entryCount(); i++) {
+            positions.add(new DurableRequest.Position(new PositionKey(durableRecord.entryEpoch(i),
+                    durableRecord.entryProducer(i), durableRecord.entryPriority(i)), durableRecord.entrySequence(i)));
+        }
+        writer.submit(new DurableRequest(durableRecord.type(), sender, durableRecord.requestId(),
+                new SubscriptionKey(durableRecord.clientId(), durableRecord.name()), durableRecord.topic(),
+                durableRecord.selector(), durableRecord.noLocal(), positions,
+                System.currentTimeMillis() + JournalWriter.LATE_JOIN_SETTLE_MILLIS));
     }
 
     private void malformed(int sender, String what) {

@@ -23,7 +23,9 @@ import java.util.concurrent.Callable;
 /**
  * {@code fjm2 subscribe}: prints one line per message received on a topic, or with {@code --quiet} a summary
  * (messages, msg/s, MB/s, messages lost). Stops after {@code --count} messages, or after {@code --timeout}
- * without a message. Stopped by a signal (SIGTERM, Ctrl-C), it still prints the summary.
+ * ({@code --idle-exit}) without a message. Stopped by a signal (SIGTERM, Ctrl-C), it still prints the summary. With
+ * {@code --client-id} and {@code --durable} it is a durable subscriber kept by a store ({@code fjm2 store}): what
+ * was published while it was away comes first; what it printed is acknowledged (AUTO_ACKNOWLEDGE).
  */
 @Command(name = "subscribe", mixinStandardHelpOptions = true,
         description = "Subscribe to a topic over FJM2 and print what arrives.",
@@ -57,21 +59,40 @@ public final class SubscribeCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "print only the summary, not one line per message")
     boolean quiet;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "0",
+    @Option(names = {"--timeout", "--idle-exit"}, paramLabel = "DURATION", defaultValue = "0",
             description = "stop after this long without a message (10s, 500ms; a bare number is seconds), 0 = wait"
                     + " for ever (default: ${DEFAULT-VALUE})")
     String timeout;
+
+    @Option(names = "--client-id", paramLabel = "ID",
+            description = "the connection's JMS client id (a durable subscription belongs to it)")
+    String clientId;
+
+    @Option(names = "--durable", paramLabel = "NAME",
+            description = "subscribe durably under this name (needs --client-id and a store on the group, "
+                    + "fjm2 store): messages published while away are replayed on return, then live ones")
+    String durable;
 
     @Override
     public Integer call() throws JMSException {
         if (count < 0) {
             throw new IllegalArgumentException("--count must be >= 0, got " + count);
         }
+        if (durable != null && clientId == null) {
+            throw new IllegalArgumentException("--durable needs --client-id: a durable subscription belongs to a "
+                    + "client id (the same one finds it again)");
+        }
+        if (durable != null && durable.isEmpty()) {
+            throw new IllegalArgumentException("--durable: the subscription name must not be empty");
+        }
         long timeoutMillis = Quantities.duration("--timeout", timeout).toMillis();
         PrintWriter out = spec.commandLine().getOut();
         ReceiveTally tally = new ReceiveTally(topic);
         try (Connection connection = ToolSupport.factory(url).createConnection();
              SummaryOnSignal onSignal = new SummaryOnSignal(tally, out, spec.commandLine().getErr())) {
+            if (clientId != null) {
+                connection.setClientID(clientId);
+            }
             connection.setExceptionListener(e -> {
                 if (e instanceof MessagesLostException m) {
                     tally.lost(m.lostMessages());
@@ -83,12 +104,15 @@ public final class SubscribeCommand implements Callable<Integer> {
             Session session = connection.createSession();
             MessageConsumer consumer;
             try {
-                consumer = session.createConsumer(session.createTopic(topic), selector);
+                consumer = durable == null ? session.createConsumer(session.createTopic(topic), selector)
+                        : session.createDurableConsumer(session.createTopic(topic), durable, selector, false);
             } catch (InvalidSelectorException e) {
                 throw new IllegalArgumentException("--selector: " + e.getMessage(), e);
             }
             connection.start();
-            LOG.info("subscribed to {} on {} (a signal or Ctrl-C prints the summary and stops)", topic, url);
+            LOG.info("subscribed to {}{} on {} (a signal or Ctrl-C prints the summary and stops)", topic,
+                    durable == null ? "" : " (durable subscription '" + durable + "' of client id '" + clientId + "')",
+                    url);
             long nextProgress = 0;
             while (count == 0 || tally.received() < count) {
                 Message m = timeoutMillis > 0 ? consumer.receive(timeoutMillis) : consumer.receive();

@@ -18,10 +18,13 @@ public final class ControlRecords {
     public static final String REQUEST_TOPIC = "fjm2.store.requests";
     /** A store's answers to requests ({@link StoreReplayFlyweight}). */
     public static final String REPLAY_TOPIC = "fjm2.store.replay";
+    /** A connection's durable subscriptions: subscribe, position, unsubscribe ({@link DurableSubscriptionFlyweight}). */
+    public static final String DURABLE_TOPIC = "fjm2.store.durable";
 
     static final byte[] ACK_TOPIC_UTF8 = ACK_TOPIC.getBytes(StandardCharsets.UTF_8);
     static final byte[] REQUEST_TOPIC_UTF8 = REQUEST_TOPIC.getBytes(StandardCharsets.UTF_8);
     static final byte[] REPLAY_TOPIC_UTF8 = REPLAY_TOPIC.getBytes(StandardCharsets.UTF_8);
+    static final byte[] DURABLE_TOPIC_UTF8 = DURABLE_TOPIC.getBytes(StandardCharsets.UTF_8);
 
     private ControlRecords() {
     }
@@ -45,6 +48,10 @@ public final class ControlRecords {
 
     public static boolean isRequest(ByteBuf buf, int topicOffset, int topicLength) {
         return isTopic(buf, topicOffset, topicLength, REQUEST_TOPIC_UTF8);
+    }
+
+    public static boolean isDurable(ByteBuf buf, int topicOffset, int topicLength) {
+        return isTopic(buf, topicOffset, topicLength, DURABLE_TOPIC_UTF8);
     }
 
     public static boolean isReplay(ByteBuf buf, int topicOffset, int topicLength) {

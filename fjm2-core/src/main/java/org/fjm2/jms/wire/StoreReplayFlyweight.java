@@ -19,7 +19,8 @@ import java.nio.charset.StandardCharsets;
  *  1  int64   request id
  *  9  int32   requester's node id
  * 13  uint16  store name length, then the name in UTF-8
- *  n  uint8   flags: bit 0 the last record of this answer
+ *  n  uint8   flags: bit 0 the last record of this answer; bit 1 (durable) no such subscription; bit 2 (durable)
+ *             messages the subscription had not consumed were no longer held
  * n+1 int32   entry count
  * n+5         entries: int32 publisher node id, int64 publisher epoch, int32 length, then the message record of
  *             that length (oldest first)
@@ -33,6 +34,10 @@ public final class StoreReplayFlyweight {
     public static final int STORE_PRODUCER_ID = 2;
     public static final int PRIORITY = 8;
     public static final int FLAG_LAST = 1;
+    /** The answer to an unsubscribe (or position) names a durable subscription the store does not have. */
+    public static final int FLAG_UNKNOWN_SUBSCRIPTION = 2;
+    /** The answer to a durable subscribe lacks messages the store no longer held (retention or its memory bound). */
+    public static final int FLAG_INCOMPLETE = 4;
     /** Bytes of an entry besides its record. */
     public static final int ENTRY_OVERHEAD = 16;
 
@@ -43,6 +48,7 @@ public final class StoreReplayFlyweight {
     private int requesterNode;
     private String storeName;
     private boolean last;
+    private int flags;
     private int entryCount;
     private int cursor;
     private int entryNode;
@@ -117,10 +123,15 @@ public final class StoreReplayFlyweight {
 
     /** Patches the record length, flags and entry count of the replay record that starts at {@code start}. */
     public static void endReplay(ByteBuf out, int start, int entryCount, boolean last, int bytesOfEntries) {
+        endReplay(out, start, entryCount, last ? FLAG_LAST : 0, bytesOfEntries);
+    }
+
+    /** As above with all the flags ({@link #FLAG_LAST}, {@link #FLAG_UNKNOWN_SUBSCRIPTION}, {@link #FLAG_INCOMPLETE}). */
+    public static void endReplay(ByteBuf out, int start, int entryCount, int flags, int bytesOfEntries) {
         ControlRecords.endRecord(out, start);
         int countAt = out.writerIndex() - bytesOfEntries - 4;
         out.setInt(countAt, entryCount);
-        out.setByte(countAt - 1, last ? FLAG_LAST : 0);
+        out.setByte(countAt - 1, flags);
     }
 
     /** Reads a replay record (framing checked); then {@link #nextEntry} walks its entries. */
@@ -141,7 +152,8 @@ public final class StoreReplayFlyweight {
         }
         storeName = buffer.toString(pos, nameLength, StandardCharsets.UTF_8);
         pos += nameLength;
-        last = (buffer.getUnsignedByte(pos) & FLAG_LAST) != 0;
+        flags = buffer.getUnsignedByte(pos);
+        last = (flags & FLAG_LAST) != 0;
         entryCount = buffer.getInt(pos + 1);
         if (entryCount < 0 || (long) entryCount * (ENTRY_OVERHEAD + MessageHeaderFlyweight.FIXED_LENGTH) > end - pos) {
             throw new MalformedWireException("store replay announces " + entryCount + " entries in " + (end - pos)
@@ -194,6 +206,11 @@ public final class StoreReplayFlyweight {
 
     public boolean last() {
         return last;
+    }
+
+    /** Every flag of the replay record. */
+    public int flags() {
+        return flags;
     }
 
     public int entryCount() {

@@ -10,7 +10,8 @@ import org.fjm2.norm.fuzz.InputBounds;
 /**
  * Fuzz target: the readers of the store traffic every connection and store decodes from the network — a store's
  * acknowledgement ({@link StoreAckFlyweight}), a late-join request and a store's answer with its embedded message
- * records ({@link StoreReplayFlyweight}). The input is a control record's body behind a valid fixed part and
+ * records ({@link StoreReplayFlyweight}), a durable subscription's subscribe, position or unsubscribe record
+ * ({@link DurableSubscriptionFlyweight}). The input is a control record's body behind a valid fixed part and
  * topic, so that the fuzzer spends its time in the bodies. Per input: only {@link MalformedWireException} comes out,
  * every accessor of what was accepted stays inside the record, and the work stays within {@link InputBounds}.
  */
@@ -20,11 +21,12 @@ class StoreRecordsFuzzTest {
     void controlRecordBodies(byte[] input) throws Exception {
         InputBounds.runWithinBounds(input, () -> {
             FuzzInput in = new FuzzInput(input);
-            int kind = in.choice(3);
+            int kind = in.choice(4);
             byte[] body = in.bytes(in.remaining());
             ByteBuf record = Unpooled.buffer();
             int start = ControlRecords.beginRecord(record, kind == 0 ? ControlRecords.ACK_TOPIC_UTF8
-                    : kind == 1 ? ControlRecords.REQUEST_TOPIC_UTF8 : ControlRecords.REPLAY_TOPIC_UTF8, 1, 9, 1, 0);
+                    : kind == 1 ? ControlRecords.REQUEST_TOPIC_UTF8 : kind == 2 ? ControlRecords.REPLAY_TOPIC_UTF8
+                    : ControlRecords.DURABLE_TOPIC_UTF8, 1, 9, 1, 0);
             record.writeBytes(body);
             ControlRecords.endRecord(record, start);
             // The reader sees only the record: a copy of exactly its bytes, so that reading past it throws.
@@ -33,7 +35,8 @@ class StoreRecordsFuzzTest {
                 switch (kind) {
                     case 0 -> readAck(exact);
                     case 1 -> new StoreReplayFlyweight().wrapRequest(exact, 0, exact.capacity()).requestTopic();
-                    default -> readReplay(exact);
+                    case 2 -> readReplay(exact);
+                    default -> readDurable(exact);
                 }
             } catch (MalformedWireException expected) {
                 // counted and dropped by the receive paths
@@ -50,6 +53,24 @@ class StoreRecordsFuzzTest {
             ack.priority(i);
             ack.firstSequence(i);
             ack.lastSequence(i);
+        }
+    }
+
+    private static void readDurable(ByteBuf record) throws MalformedWireException {
+        DurableSubscriptionFlyweight d = new DurableSubscriptionFlyweight().wrap(record, 0, record.capacity());
+        d.clientId();
+        d.name();
+        d.topic();
+        d.selector();
+        d.requestId();
+        for (int i = 0; i < d.entryCount(); i++) {
+            d.entryEpoch(i);
+            d.entryProducer(i);
+            d.entryPriority(i);
+            d.entrySequence(i);
+        }
+        if (d.entryCount() > DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES) {
+            throw new AssertionError("more position entries than allowed: " + d.entryCount());
         }
     }
 

@@ -1,0 +1,59 @@
+package org.fjm2.jms;
+
+import org.fjm2.jms.message.Fjm2Message;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Where a durable subscriber stands: per producer stream (publisher epoch, producer, priority) the last sequence
+ * number it acknowledged. Acknowledgements move it (any thread); the connection's position flush takes what changed
+ * and sends the streams that moved to the stores ({@link DurableSubscriptions}). At most {@link #MAX_STREAMS} streams are remembered, the
+ * one acknowledged longest ago going first (its messages are long consumed; should the store still hold one of them,
+ * it would be replayed again — see fjm2-store's README).
+ */
+final class DurablePosition {
+
+    /** Producer streams remembered per subscriber (several position records carry them when there are many). */
+    static final int MAX_STREAMS = 4096;
+
+    /** A producer stream as messages name their origin. */
+    record Stream(long epoch, int producer, int priority) {
+    }
+
+    /** Guarded by this; access order: the least recently acknowledged stream is the eldest. */
+    private final Map<Stream, Long> last = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Stream, Long> eldest) {
+            return size() > MAX_STREAMS;
+        }
+    };
+    /** Streams whose position moved since the last flush. Guarded by this. */
+    private final Map<Stream, Long> changed = new LinkedHashMap<>();
+
+    /** The message is acknowledged: its stream's position moves to it (never backwards). */
+    synchronized void acknowledged(Fjm2Message m) {
+        Stream stream = new Stream(m.originEpoch(), m.originProducer(), m.originPriority());
+        Long before = last.get(stream);
+        if (before == null || before < m.originSequence()) {
+            last.put(stream, m.originSequence());
+            changed.put(stream, m.originSequence());
+        }
+    }
+
+    /**
+     * The streams whose position moved since the last call, with their new position (the stores keep the rest);
+     * empty when none did.
+     */
+    synchronized Map<Stream, Long> takeChanged() {
+        Map<Stream, Long> out = new LinkedHashMap<>(changed);
+        changed.clear();
+        return out;
+    }
+
+    /** The whole position (the last word of a closing subscriber: it covers whatever earlier flushes said). */
+    synchronized Map<Stream, Long> takeAll() {
+        changed.clear();
+        return new LinkedHashMap<>(last);
+    }
+}

@@ -1,0 +1,364 @@
+package org.fjm2.jms;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.InvalidDestinationException;
+import jakarta.jms.JMSException;
+import org.fjm2.jms.wire.DurableSubscriptionFlyweight;
+import org.fjm2.jms.wire.StoreReplayFlyweight;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * A connection's durable subscriptions (client id + name), kept by the stores (fjm2-store): a durable consumer's
+ * creation asks them for what the subscription has not acknowledged ({@link DurableSubscriptionFlyweight} subscribe)
+ * and switches from their answer to live messages like a late join ({@link LateJoin}, every message of the answer);
+ * its acknowledgements move its {@link DurablePosition}, which a timer sends to the stores every
+ * {@link #POSITION_FLUSH_MILLIS} (one record for all that moved, not one per message) and which closing the consumer
+ * sends and waits for; {@code unsubscribe} removes the subscription at the stores. Every record goes out through the
+ * connection's normal send path, from a producer of its own.
+ */
+final class DurableSubscriptions {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DurableSubscriptions.class);
+    /** How long a durable consumer's creation, its close and unsubscribe wait for a store's first answer. */
+    static final long STORE_ANSWER_TIMEOUT_MILLIS = LateJoin.REPLY_TIMEOUT_MILLIS;
+    /**
+     * How long a returning subscriber's live messages are held for the store's complete answer; then it carries on
+     * with what it has (WARN), and what the answer lacked is redelivered on its next return.
+     */
+    static final long REPLAY_TIMEOUT_MILLIS = 30_000;
+    /** Acknowledged positions go to the stores at most this often. */
+    static final long POSITION_FLUSH_MILLIS = 50;
+    /** How to run a store, for the error without one. */
+    static final String HOW_TO_RUN_A_STORE = "run one on the group (bin/fjm2 store --url URL --data DIR)";
+
+    private final Supplier<String> clientId;
+    private final int nodeId;
+    private final ProducerState records;
+    private final LateJoins answers;
+    private final Supplier<Outbound> outbound;
+    private final ScheduledExecutorService timer;
+    /** Names with a consumer of this connection (being created or active): one consumer per subscription. */
+    private final Set<String> claimed = ConcurrentHashMap.newKeySet();
+    /** The active consumer of each subscription name of this connection (whose positions the timer sends). */
+    private final Map<String, Fjm2MessageConsumer> active = new ConcurrentHashMap<>();
+    /** Requests (unsubscribe, a closing subscriber's position) waiting for a store's answer, by request id. */
+    private final Map<Long, CompletableFuture<Integer>> confirmations = new ConcurrentHashMap<>();
+    /** Random start: an answer to an earlier connection with the same node id does not match ours. */
+    private final AtomicLong nextRequestId = new AtomicLong(new SecureRandom().nextLong() >>> 1);
+    private ScheduledFuture<?> flusher;
+    /** Held from taking a position to sending it, so that position records leave in the order they were taken. */
+    private final Object flushLock = new Object();
+
+    /**
+     * @param clientId the connection's client id (null: unset)
+     * @param nodeId   this connection's node id: answers name it
+     * @param records  the producer the records are sent from
+     * @param answers  where the stores' answers to subscribe records are found by the receive path
+     */
+    DurableSubscriptions(Supplier<String> clientId, int nodeId, ProducerState records, LateJoins answers,
+                         Supplier<Outbound> outbound, ScheduledExecutorService timer) {
+        this.clientId = clientId;
+        this.nodeId = nodeId;
+        this.records = records;
+        this.answers = answers;
+        this.outbound = outbound;
+        this.timer = timer;
+    }
+
+    /** The switch of a new durable consumer: every message of the store's answer, then live ones. */
+    LateJoin newJoin(Fjm2MessageConsumer consumer, String name) {
+        return new LateJoin(consumer, nextRequestId.incrementAndGet(), Integer.MAX_VALUE,
+                "durable subscription '" + name + "'");
+    }
+
+    /** The client id a durable subscription needs: IllegalStateException without one (the specification's rule). */
+    String requireClientId(String method) throws IllegalStateException {
+        String id = clientId.get();
+        if (id == null) {
+            throw new IllegalStateException(method + " needs a client id: set one with Connection.setClientID, "
+                    + "JMSContext.setClientID or the URL's clientID parameter");
+        }
+        return id;
+    }
+
+    static void checkName(String name) throws JMSException {
+        if (name == null || name.isEmpty()) {
+            throw new InvalidDestinationException("a durable subscription needs a name");
+        }
+        if (name.getBytes(StandardCharsets.UTF_8).length > DurableSubscriptionFlyweight.MAX_NAME_BYTES) {
+            throw new JMSException("durable subscription name longer than "
+                    + DurableSubscriptionFlyweight.MAX_NAME_BYTES + " bytes");
+        }
+    }
+
+    /** Claims the name for a new consumer: IllegalStateException while another consumer of it is active. */
+    void claim(String name) throws IllegalStateException {
+        if (!claimed.add(name)) {
+            throw new IllegalStateException("durable subscription '" + name + "' of client id '" + clientId.get()
+                    + "' has an active consumer already; close it first");
+        }
+    }
+
+    /** A consumer that could not be made: the name is free again. */
+    void releaseName(String name) {
+        claimed.remove(name);
+    }
+
+    /** A consumer whose creation failed: the name is free again. */
+    void release(Fjm2MessageConsumer consumer) {
+        active.remove(consumer.durableName(), consumer);
+        if (consumer.lateJoin() != null) {
+            answers.finished(consumer.lateJoin());
+        }
+        claimed.remove(consumer.durableName());
+    }
+
+    /**
+     * Starts the consumer's return: registered already (live messages are held), it asks the stores for what the
+     * subscription did not acknowledge and waits for the first answer.
+     *
+     * @throws JMSException when no store answered within {@link #STORE_ANSWER_TIMEOUT_MILLIS}
+     */
+    void subscribe(Fjm2MessageConsumer consumer, String selector, boolean noLocal) throws JMSException {
+        String name = consumer.durableName();
+        active.put(name, consumer);
+        LateJoin join = consumer.lateJoin();
+        answers.track(join);
+        try {
+            timer.schedule(() -> {
+                join.giveUp();
+                answers.finished(join);
+            }, REPLAY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            throw new IllegalStateException("connection closing");
+        }
+        ByteBuf record = Unpooled.buffer();
+        try {
+            DurableSubscriptionFlyweight.writeSubscribe(record, records.id, join.requestId(), clientId.get(), name,
+                    consumer.topic().name(), selector, noLocal);
+            send(record);
+            if (!join.awaitFirstAnswer(STORE_ANSWER_TIMEOUT_MILLIS)) {
+                throw noStore("createDurableConsumer of subscription '" + name + "'");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JMSException("interrupted while waiting for a store's answer");
+        } finally {
+            record.release();
+        }
+        startFlusher();
+    }
+
+    /** Removes the subscription at the stores; IllegalStateException while a consumer of it is active here. */
+    void unsubscribe(String name) throws JMSException {
+        String id = requireClientId("unsubscribe");
+        checkName(name);
+        if (claimed.contains(name)) {
+            throw new IllegalStateException("unsubscribe('" + name + "'): the durable subscription has an active "
+                    + "consumer; close it first");
+        }
+        long requestId = nextRequestId.incrementAndGet();
+        ByteBuf record = Unpooled.buffer();
+        try {
+            DurableSubscriptionFlyweight.writeUnsubscribe(record, records.id, requestId, id, name);
+            int flags = request(requestId, record, "unsubscribe('" + name + "')");
+            if ((flags & StoreReplayFlyweight.FLAG_UNKNOWN_SUBSCRIPTION) != 0) {
+                throw new InvalidDestinationException("unsubscribe('" + name + "'): client id '" + id + "' has no "
+                        + "durable subscription of that name");
+            }
+        } finally {
+            record.release();
+        }
+    }
+
+    /**
+     * A durable consumer closed: what it acknowledged goes to the stores, and its close waits (at most
+     * {@link #STORE_ANSWER_TIMEOUT_MILLIS}) until a store took it, so that its return, from any connection, starts
+     * after it. Then the name is free.
+     */
+    void closed(Fjm2MessageConsumer consumer) {
+        String name = consumer.durableName();
+        if (!active.remove(name, consumer)) {
+            return;
+        }
+        try {
+            flushClosing(consumer);
+        } finally {
+            claimed.remove(name);
+        }
+    }
+
+    /**
+     * Sends the whole position, not only what moved: a record of the timer sent just before may still be on its way,
+     * and the store's answer to this one (same producer, so taken after it) says that both arrived.
+     */
+    private void flushClosing(Fjm2MessageConsumer consumer) {
+        String name = consumer.durableName();
+        if (consumer.lateJoin() != null) {
+            answers.finished(consumer.lateJoin());
+        }
+        long requestId = nextRequestId.incrementAndGet();
+        List<ByteBuf> positionRecords = List.of();
+        CompletableFuture<Integer> answer = new CompletableFuture<>();
+        try {
+            synchronized (flushLock) { // not between the timer's take and send: ours would overtake its record
+                Map<DurablePosition.Stream, Long> all = consumer.position().takeAll();
+                if (all.isEmpty()) {
+                    return; // nothing was ever acknowledged, so nothing was sent
+                }
+                positionRecords = encodePosition(name, all, requestId);
+                confirmations.put(requestId, answer);
+                for (ByteBuf r : positionRecords) {
+                    send(r);
+                }
+            }
+            awaitAnswer(requestId, answer, "closing durable subscriber '" + name + "'");
+        } catch (JMSException e) {
+            confirmations.remove(requestId);
+            LOG.warn("durable subscription '{}': its last acknowledgements may not have reached a store ({}); the "
+                    + "messages they covered come again on its return", name, e.getMessage());
+        } finally {
+            positionRecords.forEach(ByteBuf::release);
+        }
+    }
+
+    /** On the receive thread: a store's answer to one of our requests; false when it is not one. */
+    boolean confirm(int requesterNode, long requestId, int flags) {
+        if (requesterNode != nodeId) {
+            return false;
+        }
+        CompletableFuture<Integer> waiting = confirmations.remove(requestId);
+        if (waiting == null) {
+            return false;
+        }
+        waiting.complete(flags);
+        return true;
+    }
+
+    private synchronized void startFlusher() {
+        if (flusher != null) {
+            return;
+        }
+        try {
+            flusher = timer.scheduleWithFixedDelay(this::flushPositions, POSITION_FLUSH_MILLIS,
+                    POSITION_FLUSH_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            // the connection is closing: its consumers' close flushes
+        }
+    }
+
+    /** On the timer: every active subscriber's moved position, one record per subscriber (no answer wanted). */
+    private void flushPositions() {
+        synchronized (flushLock) {
+            flushPositionsLocked();
+        }
+    }
+
+    private void flushPositionsLocked() {
+        for (Fjm2MessageConsumer consumer : active.values()) {
+            DurablePosition position = consumer.position();
+            if (position == null) {
+                continue;
+            }
+            Map<DurablePosition.Stream, Long> moved = position.takeChanged();
+            if (moved.isEmpty()) {
+                continue;
+            }
+            List<ByteBuf> positionRecords = encodePosition(consumer.durableName(), moved, 0);
+            try {
+                for (ByteBuf r : positionRecords) {
+                    send(r);
+                }
+            } catch (JMSException e) {
+                LOG.warn("durable subscription '{}': a position record could not be sent ({}); the next one "
+                        + "covers it", consumer.durableName(), e.getMessage());
+            } finally {
+                positionRecords.forEach(ByteBuf::release);
+            }
+        }
+    }
+
+    /** Position records of at most {@link DurableSubscriptionFlyweight#MAX_POSITION_ENTRIES} streams each. */
+    private List<ByteBuf> encodePosition(String name, Map<DurablePosition.Stream, Long> moved, long requestId) {
+        List<ByteBuf> out = new ArrayList<>();
+        List<Map.Entry<DurablePosition.Stream, Long>> entries = new ArrayList<>(moved.entrySet());
+        for (int from = 0; from < entries.size(); from += DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES) {
+            int to = Math.min(entries.size(), from + DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES);
+            ByteBuf record = Unpooled.buffer();
+            int start = DurableSubscriptionFlyweight.beginPosition(record, records.id,
+                    to == entries.size() ? requestId : 0, clientId.get(), name);
+            for (Map.Entry<DurablePosition.Stream, Long> e : entries.subList(from, to)) {
+                DurablePosition.Stream s = e.getKey();
+                DurableSubscriptionFlyweight.writePositionEntry(record, s.epoch(), s.producer(), s.priority(),
+                        e.getValue());
+            }
+            DurableSubscriptionFlyweight.endPosition(record, start, to - from);
+            out.add(record);
+        }
+        return out;
+    }
+
+    /** Sends a record and waits for a store's answer; its flags. */
+    private int request(long requestId, ByteBuf record, String what) throws JMSException {
+        CompletableFuture<Integer> answer = new CompletableFuture<>();
+        confirmations.put(requestId, answer);
+        try {
+            send(record);
+        } catch (JMSException e) {
+            confirmations.remove(requestId);
+            throw e;
+        }
+        return awaitAnswer(requestId, answer, what);
+    }
+
+    /** Waits for a store's answer to a request sent; its flags. */
+    private int awaitAnswer(long requestId, CompletableFuture<Integer> answer, String what) throws JMSException {
+        try {
+            return answer.get(STORE_ANSWER_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw noStore(what);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JMSException(what + ": interrupted while waiting for a store's answer");
+        } catch (ExecutionException e) {
+            throw new JMSException(what + ": " + e.getCause());
+        } finally {
+            confirmations.remove(requestId);
+        }
+    }
+
+    private void send(ByteBuf record) throws JMSException {
+        try {
+            outbound.get().sendEncoded(record, 0, record.readableBytes(), records,
+                    DurableSubscriptionFlyweight.PRIORITY);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JMSException("interrupted while sending to the stores");
+        }
+    }
+
+    private static JMSException noStore(String what) {
+        return new JMSException(what + ": no store answered within " + STORE_ANSWER_TIMEOUT_MILLIS + " ms; durable "
+                + "subscriptions are kept by an FJM2 store: " + HOW_TO_RUN_A_STORE, "FJM2_NO_STORE");
+    }
+}

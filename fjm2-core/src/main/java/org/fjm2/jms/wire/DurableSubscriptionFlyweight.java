@@ -1,0 +1,240 @@
+package org.fjm2.jms.wire;
+
+import io.netty.buffer.ByteBuf;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Durable subscriptions (docs/wire-format.md, "Durable subscriptions"): what a connection tells the stores about a
+ * subscription of its client id, as a control record ({@link ControlRecords}) on {@link ControlRecords#DURABLE_TOPIC}.
+ * <pre>
+ * body:
+ *  0  uint8   version (1)
+ *  1  uint8   type: 1 subscribe, 2 position, 3 unsubscribe
+ *  2  int64   request id (0: no answer wanted); stores answer with a replay record naming it
+ * 10  uint16  client id length, then the client id in UTF-8 (1..{@link #MAX_NAME_BYTES})
+ *  n  uint16  subscription name length, then the name in UTF-8 (1..{@link #MAX_NAME_BYTES})
+ * subscribe:
+ *  m  uint16  topic length, then the topic in UTF-8 (1..{@link #MAX_NAME_BYTES})
+ *  k  uint16  selector length, then the selector in UTF-8 (0: none; at most {@link #MAX_SELECTOR_BYTES})
+ * k+2 uint8   flags: bit 0 noLocal
+ * position:
+ *  m  int32   entry count (0..{@link #MAX_POSITION_ENTRIES}), then entries of {@link #POSITION_ENTRY_LENGTH} bytes:
+ *             int64 publisher epoch, int32 producer id, uint8 priority, int64 last acknowledged sequence
+ * unsubscribe: nothing more
+ * </pre>
+ * Big-endian. The reader checks every length and count against the record: the body must be filled exactly.
+ */
+public final class DurableSubscriptionFlyweight {
+
+    public static final int VERSION = 1;
+    public static final int TYPE_SUBSCRIBE = 1;
+    public static final int TYPE_POSITION = 2;
+    public static final int TYPE_UNSUBSCRIBE = 3;
+    public static final int FLAG_NO_LOCAL = 1;
+    /** Longest client id, subscription name and topic accepted. */
+    public static final int MAX_NAME_BYTES = 1024;
+    /** Longest selector accepted. */
+    public static final int MAX_SELECTOR_BYTES = 4096;
+    /** Producer streams one position record may name (a subscriber sends several records for more). */
+    public static final int MAX_POSITION_ENTRIES = 2048;
+    public static final int POSITION_ENTRY_LENGTH = 21;
+    /** Requests go at the default priority. */
+    public static final int PRIORITY = 4;
+
+    private static final int TYPE_OFFSET = 1;
+    private static final int REQUEST_ID_OFFSET = 2;
+    private static final int CLIENT_ID_OFFSET = 10;
+    private static final int ENTRY_EPOCH = 0;
+    private static final int ENTRY_PRODUCER = 8;
+    private static final int ENTRY_PRIORITY = 12;
+    private static final int ENTRY_SEQUENCE = 13;
+
+    private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
+    private ByteBuf buf;
+    private int type;
+    private long requestId;
+    private String clientId;
+    private String name;
+    private String topic;
+    private String selector;
+    private int flags;
+    private int entryCount;
+    private int entriesOffset;
+
+    // ------------------------------------------------------------------------------------------------- writing
+
+    /** Appends the common part of a record (numbered by the batcher: sequence 0); returns where it starts. */
+    private static int begin(ByteBuf out, int producerId, int type, long requestId, String clientId, String name) {
+        int start = ControlRecords.beginRecord(out, ControlRecords.DURABLE_TOPIC_UTF8, producerId, PRIORITY, 0,
+                System.currentTimeMillis());
+        out.writeByte(VERSION).writeByte(type).writeLong(requestId);
+        WireWriter.writeShortString(out, clientId);
+        WireWriter.writeShortString(out, name);
+        return start;
+    }
+
+    public static void writeSubscribe(ByteBuf out, int producerId, long requestId, String clientId, String name,
+                                      String topic, String selector, boolean noLocal) {
+        int start = begin(out, producerId, TYPE_SUBSCRIBE, requestId, clientId, name);
+        WireWriter.writeShortString(out, topic);
+        WireWriter.writeShortString(out, selector == null ? "" : selector);
+        out.writeByte(noLocal ? FLAG_NO_LOCAL : 0);
+        ControlRecords.endRecord(out, start);
+    }
+
+    public static void writeUnsubscribe(ByteBuf out, int producerId, long requestId, String clientId, String name) {
+        ControlRecords.endRecord(out, begin(out, producerId, TYPE_UNSUBSCRIBE, requestId, clientId, name));
+    }
+
+    /** Begins a position record; {@link #writePositionEntry} then {@link #endPosition} with the count. */
+    public static int beginPosition(ByteBuf out, int producerId, long requestId, String clientId, String name) {
+        int start = begin(out, producerId, TYPE_POSITION, requestId, clientId, name);
+        out.writeInt(0);
+        return start;
+    }
+
+    public static void writePositionEntry(ByteBuf out, long epoch, int producer, int priority, long sequence) {
+        out.writeLong(epoch).writeInt(producer).writeByte(priority).writeLong(sequence);
+    }
+
+    public static void endPosition(ByteBuf out, int start, int entryCount) {
+        ControlRecords.endRecord(out, start);
+        out.setInt(out.writerIndex() - entryCount * POSITION_ENTRY_LENGTH - 4, entryCount);
+    }
+
+    // ------------------------------------------------------------------------------------------------- reading
+
+    /**
+     * Reads a record (its framing checked by the caller).
+     *
+     * @throws MalformedWireException when a length, count or type does not fit the record
+     */
+    public DurableSubscriptionFlyweight wrap(ByteBuf buffer, int recordOffset, int recordLength)
+            throws MalformedWireException {
+        header.wrap(buffer, recordOffset);
+        int end = recordOffset + recordLength;
+        int pos = ControlRecords.bodyOffset(header, "durable subscription record");
+        if (end - pos < CLIENT_ID_OFFSET + 2 || buffer.getUnsignedByte(pos) != VERSION) {
+            throw new MalformedWireException("durable subscription record of an unknown version or too short");
+        }
+        type = buffer.getUnsignedByte(pos + TYPE_OFFSET);
+        requestId = buffer.getLong(pos + REQUEST_ID_OFFSET);
+        pos += CLIENT_ID_OFFSET;
+        clientId = string(buffer, pos, end, 1, MAX_NAME_BYTES, "client id");
+        pos += 2 + buffer.getUnsignedShort(pos);
+        name = string(buffer, pos, end, 1, MAX_NAME_BYTES, "subscription name");
+        pos += 2 + buffer.getUnsignedShort(pos);
+        topic = null;
+        selector = null;
+        flags = 0;
+        entryCount = 0;
+        switch (type) {
+            case TYPE_SUBSCRIBE -> {
+                topic = string(buffer, pos, end, 1, MAX_NAME_BYTES, "topic");
+                pos += 2 + buffer.getUnsignedShort(pos);
+                String s = string(buffer, pos, end, 0, MAX_SELECTOR_BYTES, "selector");
+                selector = s.isEmpty() ? null : s;
+                pos += 2 + buffer.getUnsignedShort(pos);
+                if (end - pos != 1) {
+                    throw new MalformedWireException("durable subscribe record does not end with its flags");
+                }
+                flags = buffer.getUnsignedByte(pos);
+            }
+            case TYPE_POSITION -> {
+                if (end - pos < 4) {
+                    throw new MalformedWireException("durable position record without an entry count");
+                }
+                int count = buffer.getInt(pos);
+                if (count < 0 || count > MAX_POSITION_ENTRIES
+                        || (long) count * POSITION_ENTRY_LENGTH != end - pos - 4) {
+                    throw new MalformedWireException("durable position record announces " + count + " entries in "
+                            + (end - pos - 4) + " bytes");
+                }
+                entryCount = count;
+                entriesOffset = pos + 4;
+            }
+            case TYPE_UNSUBSCRIBE -> {
+                if (pos != end) {
+                    throw new MalformedWireException("durable unsubscribe record has " + (end - pos)
+                            + " bytes too many");
+                }
+            }
+            default -> throw new MalformedWireException("durable subscription record of unknown type " + type);
+        }
+        this.buf = buffer;
+        return this;
+    }
+
+    private static String string(ByteBuf buffer, int pos, int end, int min, int max, String what)
+            throws MalformedWireException {
+        if (end - pos < 2) {
+            throw new MalformedWireException("durable subscription record ends before its " + what);
+        }
+        int length = buffer.getUnsignedShort(pos);
+        if (length < min || length > max || length > end - pos - 2) {
+            throw new MalformedWireException("durable subscription record's " + what + " of " + length
+                    + " bytes (allowed " + min + ".." + max + ", " + (end - pos - 2) + " left)");
+        }
+        return buffer.toString(pos + 2, length, StandardCharsets.UTF_8);
+    }
+
+    public int type() {
+        return type;
+    }
+
+    public long requestId() {
+        return requestId;
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Subscribe only. */
+    public String topic() {
+        return topic;
+    }
+
+    /** Subscribe only; null: none. */
+    public String selector() {
+        return selector;
+    }
+
+    /** Subscribe only. */
+    public boolean noLocal() {
+        return (flags & FLAG_NO_LOCAL) != 0;
+    }
+
+    /** Position only. */
+    public int entryCount() {
+        return entryCount;
+    }
+
+    private int entry(int index) {
+        if (index < 0 || index >= entryCount) {
+            throw new IndexOutOfBoundsException("position entry " + index + " of " + entryCount);
+        }
+        return entriesOffset + index * POSITION_ENTRY_LENGTH;
+    }
+
+    public long entryEpoch(int index) {
+        return buf.getLong(entry(index) + ENTRY_EPOCH);
+    }
+
+    public int entryProducer(int index) {
+        return buf.getInt(entry(index) + ENTRY_PRODUCER);
+    }
+
+    public int entryPriority(int index) {
+        return buf.getUnsignedByte(entry(index) + ENTRY_PRIORITY);
+    }
+
+    public long entrySequence(int index) {
+        return buf.getLong(entry(index) + ENTRY_SEQUENCE);
+    }
+}

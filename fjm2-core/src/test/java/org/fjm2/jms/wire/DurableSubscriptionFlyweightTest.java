@@ -1,0 +1,84 @@
+package org.fjm2.jms.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
+
+/** The durable subscription records: what is written reads back, and lengths and counts are checked. */
+class DurableSubscriptionFlyweightTest {
+
+    private static DurableSubscriptionFlyweight read(ByteBuf record) throws MalformedWireException {
+        return new DurableSubscriptionFlyweight().wrap(record, 0, record.writerIndex());
+    }
+
+    @Test
+    void subscribePositionAndUnsubscribeReadBack() throws Exception {
+        ByteBuf b = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeSubscribe(b, 3, 42, "client", "name", "orders", "a > 1", true);
+        DurableSubscriptionFlyweight d = read(b);
+        assertThat(d.type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_SUBSCRIBE);
+        assertThat(d.requestId()).isEqualTo(42);
+        assertThat(d.clientId()).isEqualTo("client");
+        assertThat(d.name()).isEqualTo("name");
+        assertThat(d.topic()).isEqualTo("orders");
+        assertThat(d.selector()).isEqualTo("a > 1");
+        assertThat(d.noLocal()).isTrue();
+
+        b = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeSubscribe(b, 3, 0, "client", "name", "orders", null, false);
+        d = read(b);
+        assertThat(d.selector()).isNull();
+        assertThat(d.noLocal()).isFalse();
+
+        b = Unpooled.buffer();
+        int start = DurableSubscriptionFlyweight.beginPosition(b, 3, 7, "client", "name");
+        DurableSubscriptionFlyweight.writePositionEntry(b, -5L, 9, 4, 123);
+        DurableSubscriptionFlyweight.writePositionEntry(b, 6L, 10, 9, Long.MAX_VALUE);
+        DurableSubscriptionFlyweight.endPosition(b, start, 2);
+        d = read(b);
+        assertThat(d.type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_POSITION);
+        assertThat(d.entryCount()).isEqualTo(2);
+        assertThat(d.entryEpoch(0)).isEqualTo(-5L);
+        assertThat(d.entryProducer(0)).isEqualTo(9);
+        assertThat(d.entryPriority(0)).isEqualTo(4);
+        assertThat(d.entrySequence(0)).isEqualTo(123);
+        assertThat(d.entrySequence(1)).isEqualTo(Long.MAX_VALUE);
+        DurableSubscriptionFlyweight read = d;
+        assertThatThrownBy(() -> read.entryEpoch(2)).isInstanceOf(IndexOutOfBoundsException.class);
+
+        b = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeUnsubscribe(b, 3, 8, "client", "name");
+        assertThat(read(b).type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_UNSUBSCRIBE);
+    }
+
+    @Test
+    void hostileLengthsAndCountsAreRefused() {
+        ByteBuf b = Unpooled.buffer();
+        int start = DurableSubscriptionFlyweight.beginPosition(b, 3, 7, "client", "name");
+        DurableSubscriptionFlyweight.writePositionEntry(b, 1L, 1, 1, 1);
+        DurableSubscriptionFlyweight.endPosition(b, start, 1);
+        ByteBuf lying = b.copy();
+        lying.setInt(lying.writerIndex() - DurableSubscriptionFlyweight.POSITION_ENTRY_LENGTH - 4, 1_000_000);
+        assertThatThrownBy(() -> read(lying)).isInstanceOf(MalformedWireException.class)
+                .hasMessageContaining("announces 1000000 entries");
+        ByteBuf truncated = b.copy(0, b.writerIndex() - 1);
+        truncated.setInt(MessageHeaderFlyweight.RECORD_LENGTH_OFFSET, truncated.writerIndex());
+        assertThatThrownBy(() -> new DurableSubscriptionFlyweight().wrap(truncated, 0, truncated.writerIndex()))
+                .isInstanceOf(MalformedWireException.class);
+
+        ByteBuf emptyName = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeUnsubscribe(emptyName, 3, 8, "client", "");
+        assertThatThrownBy(() -> read(emptyName)).isInstanceOf(MalformedWireException.class)
+                .hasMessageContaining("subscription name of 0 bytes");
+
+        ByteBuf unknownType = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeUnsubscribe(unknownType, 3, 8, "client", "n");
+        MessageHeaderFlyweight h = new MessageHeaderFlyweight().wrap(unknownType, 0);
+        unknownType.setByte(h.topicOffset() + h.topicLength() + 1, 9);
+        assertThatThrownBy(() -> read(unknownType)).isInstanceOf(MalformedWireException.class)
+                .hasMessageContaining("unknown type 9");
+    }
+}

@@ -1,0 +1,118 @@
+package org.fjm2.store;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A durable subscription as the store keeps it: what it is on (topic, selector, noLocal, as the subscriber said),
+ * from which journal record on its messages are for it ({@code createdAfterId}), and per producer stream the last
+ * number the subscriber acknowledged. A message of its topic after {@code createdAfterId} that its position does not
+ * cover is pending: replayed on the subscriber's return. The selector and noLocal are applied by the subscriber (it
+ * decodes the messages); the store keeps them to tell a changed subscription (JMS: a new one) from the same.
+ * Owned by the journal writer thread.
+ */
+final class Subscription {
+
+    /**
+     * Producer streams remembered per subscription, the least recently moved going first (a message of a forgotten
+     * stream the store still holds would be replayed again).
+     */
+    static final int MAX_STREAMS = 4096;
+
+    private final SubscriptionKey key;
+    private final long journalId;
+    private String topic;
+    private String selector;
+    private boolean noLocal;
+    private long createdAfterId;
+    private final Map<PositionKey, Long> positions = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PositionKey, Long> eldest) {
+            return size() > MAX_STREAMS;
+        }
+    };
+    /** Pending messages dropped (retention, memory bound) since the subscriber was last told. */
+    private long lost;
+
+    Subscription(SubscriptionKey key, long journalId, String topic, String selector, boolean noLocal,
+                 long createdAfterId) {
+        this.key = key;
+        this.journalId = journalId;
+        this.topic = topic;
+        this.selector = selector;
+        this.noLocal = noLocal;
+        this.createdAfterId = createdAfterId;
+    }
+
+    SubscriptionKey key() {
+        return key;
+    }
+
+    long journalId() {
+        return journalId;
+    }
+
+    String topic() {
+        return topic;
+    }
+
+    String selector() {
+        return selector;
+    }
+
+    boolean noLocal() {
+        return noLocal;
+    }
+
+    long createdAfterId() {
+        return createdAfterId;
+    }
+
+    Map<PositionKey, Long> positions() {
+        return positions;
+    }
+
+    /** Whether the subscriber asks for this subscription as it is (JMS: otherwise it is replaced by a new one). */
+    boolean sameAs(String otherTopic, String otherSelector, boolean otherNoLocal) {
+        return topic.equals(otherTopic) && Objects.equals(selector, otherSelector) && noLocal == otherNoLocal;
+    }
+
+    /** JMS: a subscription asked for with another topic, selector or noLocal is a new one, from now on. */
+    void replace(String newTopic, String newSelector, boolean newNoLocal, long newCreatedAfterId) {
+        topic = newTopic;
+        selector = newSelector;
+        noLocal = newNoLocal;
+        createdAfterId = newCreatedAfterId;
+        positions.clear();
+        lost = 0;
+    }
+
+    /** The subscriber acknowledged up to {@code sequence} of the stream (never moves back). */
+    void acknowledged(PositionKey stream, long sequence) {
+        Long before = positions.get(stream);
+        if (before == null || before < sequence) {
+            positions.put(stream, sequence);
+        }
+    }
+
+    /** Whether the message is for this subscription and not yet acknowledged. */
+    boolean pending(StoredMessage m) {
+        if (m.id() <= createdAfterId || !topic.equals(m.topic())) {
+            return false;
+        }
+        Long last = positions.get(PositionKey.of(m));
+        return last == null || m.sequence() > last;
+    }
+
+    void lost(long messages) {
+        lost += messages;
+    }
+
+    /** Dropped pending messages not yet told; zeroed (the answer that tells it is on its way). */
+    long takeLost() {
+        long n = lost;
+        lost = 0;
+        return n;
+    }
+}
