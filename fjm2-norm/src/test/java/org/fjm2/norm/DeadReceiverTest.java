@@ -65,6 +65,54 @@ class DeadReceiverTest {
         }
     }
 
+    /**
+     * Before the receiver silence suspends a silent receiver, its objects fill the cache: the cache may then hold
+     * twice its bound, so the living go on meanwhile (a subscriber killed with -9 left the living 0.66-0.96 s without
+     * a message until its suspension), and the silent one, if only starved of CPU, still finds everything when it
+     * comes back.
+     */
+    @Test
+    void aSilentReceiverNotSuspendedYetHoldsNobodyBackAndLosesNothing() throws Exception {
+        Duration silence = Duration.ofSeconds(5);
+        NormConfig config = TestGroups.fresh().toBuilder().txCacheObjects(CACHE_OBJECTS).maxHold(Duration.ofSeconds(60))
+                .holdMin(Duration.ofMillis(100)).receiverTimeout(Duration.ofSeconds(30)).receiverSilence(silence)
+                .windowSilence(Duration.ofMillis(150)).build();
+        AtomicBoolean starved = new AtomicBoolean();
+        LossInjector deaf = LossInjector.matching(buf -> starved.get());
+        GapMeter living = new GapMeter();
+        ObjectCollector sleeper = new ObjectCollector();
+        int first = 200;
+        int whileSilent = CACHE_OBJECTS * 3 / 2;
+        try (NormSession tx = NormSession.open(config.toBuilder().nodeId(93).build(), null, 93);
+             NormSession alive = NormSession.open(config.toBuilder().nodeId(94).build(), living, 94);
+             NormSession dozing = NormSession.open(config.toBuilder().nodeId(95).build(), sleeper, 95,
+                     LossyTransport.around(deaf, deaf))) {
+            send(tx, 0, first);
+            org.fjm2.testkit.Await.untilTrue("both receivers tracked", () -> tx.trackedReceivers() == 2,
+                    Duration.ofSeconds(10), tx::counters);
+            assertThat(sleeper.await(first, 10, TimeUnit.SECONDS)).as("the first objects at both").isTrue();
+            org.fjm2.testkit.Await.untilTrue("the first objects delivered", () -> living.count() == first,
+                    Duration.ofSeconds(10), alive::counters);
+            living.reset();
+            starved.set(true);
+            long start = System.nanoTime();
+            send(tx, first, first + whileSilent);
+            org.fjm2.testkit.Await.untilTrue("the objects sent meanwhile at the living",
+                    () -> living.count() == whileSilent, Duration.ofSeconds(30), alive::counters);
+            long took = System.nanoTime() - start;
+            System.out.printf("%d objects (1.5 caches) to the living while the other was silent: %.0f ms; sender %s%n",
+                    whileSilent, took / 1e6, tx.counters());
+            assertThat(tx.counters().get(Counter.RECEIVERS_SUSPENDED)).as("suspended before it was heard again")
+                    .isZero();
+            assertThat(took).as("ns until the living had them: far less than the %s receiver silence", silence)
+                    .isLessThan(silence.toNanos() / 2);
+            starved.set(false);
+            assertThat(sleeper.await(first + whileSilent, 20, TimeUnit.SECONDS))
+                    .as("everything at the one that was silent; sender %s", tx.counters()).isTrue();
+            assertThat(sleeper.lost()).isEmpty();
+        }
+    }
+
     private static void send(NormSession tx, int from, int to) throws InterruptedException {
         for (int i = from; i < to; i++) {
             assertThat(tx.enqueue(Unpooled.wrappedBuffer(TestObjects.content(9, i, SIZE)), null, 4, 30,

@@ -52,6 +52,9 @@ final class Acknowledgements {
         long lastProgressNanos;
         /** It answers every round that lists it (it said "alive"): silence then means it is gone. */
         boolean answersRounds;
+        /** Round FLUSHes that listed it since it was last heard, and when the first of them went out. */
+        int unansweredAsks;
+        long firstUnansweredAskNanos;
         /** It reports its receive window (receiver-paced flow control); the fields below are valid. */
         boolean reportsWindow;
         /** The newest of our message sequence numbers it read. */
@@ -106,6 +109,12 @@ final class Acknowledgements {
     private final long noProgressNanos;
     private final org.fjm2.norm.protocol.ProtocolContext ctx;
     private final java.util.LinkedHashSet<Integer> stalled = new java.util.LinkedHashSet<>();
+    /**
+     * Round FLUSHes a receiver must have left unanswered (6) before its silence counts for the cache overflow (see
+     * {@link #unansweredOwersSilentAt}): one FLUSH lost on a link losing 30% is common, six in a row are not (0.07%).
+     */
+    static final int SILENT_AFTER_ASKS = 6;
+
     /** Receivers suspended for silence, kept so that they rejoin with what they had acknowledged. */
     private final IntObjectHashMap<Receiver> suspended = new IntObjectHashMap<>();
     private int dropped;
@@ -170,6 +179,7 @@ final class Acknowledgements {
         r.missedRounds = 0;
         r.answeredThisRound = true;
         r.lastHeardNanos = nowNanos;
+        r.unansweredAsks = 0;
     }
 
     /** O(capacity), paid only when a new receiver arrives at a full table. */
@@ -461,6 +471,45 @@ final class Acknowledgements {
 
     private static boolean owes(Receiver r, int objectId, long sinceNanos) {
         return r.lastHeardNanos - sinceNanos > 0 && (!r.acked || !atOrAfter(r.ackedObject, objectId));
+    }
+
+    /** A FLUSH of the active round went out, listing the receivers that still owe its watermark. */
+    void askedInRound(long nowNanos) {
+        for (int i = 0; i < receiverList.size(); i++) {
+            Receiver r = receiverList.get(i);
+            if ((!r.acked || !atOrAfter(r.ackedObject, roundObject)) && r.unansweredAsks++ == 0) {
+                r.firstUnansweredAskNanos = nowNanos;
+            }
+        }
+    }
+
+    /**
+     * When every tracked receiver that has not acknowledged {@code objectId} will have left round FLUSHes unanswered
+     * for {@code silenceNanos}: the latest of their deadlines, counted from the first FLUSH it left unanswered.
+     * {@code Long.MIN_VALUE} when none owes it, or one of them does not answer rounds or was asked fewer than
+     * {@link #SILENT_AFTER_ASKS} times since it was last heard. A receiver that a round lists says it is alive at
+     * least every 20 ms while it cannot acknowledge yet; one that ignores several FLUSHes is dead or starved. Only
+     * FLUSHes count, not time alone: while a sender sends repairs its round's FLUSHes wait, and a receiver collecting
+     * a 1 MiB object on a link losing 30% was 150 ms silent in a round without having been asked.
+     */
+    long unansweredOwersSilentAt(int objectId, long silenceNanos) {
+        long latest = 0;
+        boolean owed = false;
+        for (int i = 0; i < receiverList.size(); i++) {
+            Receiver r = receiverList.get(i);
+            if (r.acked && atOrAfter(r.ackedObject, objectId)) {
+                continue;
+            }
+            if (!r.answersRounds || r.unansweredAsks < SILENT_AFTER_ASKS) {
+                return Long.MIN_VALUE;
+            }
+            long silentAt = r.firstUnansweredAskNanos + silenceNanos;
+            if (!owed || silentAt - latest > 0) {
+                latest = silentAt;
+                owed = true;
+            }
+        }
+        return owed ? latest : Long.MIN_VALUE;
     }
 
     /** Receivers suspended for silence (not waited for until heard again). */

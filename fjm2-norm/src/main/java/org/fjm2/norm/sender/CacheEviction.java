@@ -43,6 +43,16 @@ final class CacheEviction {
      */
     static final long DISCOVERY_SETTLE_NANOS = 200_000_000L;
 
+    /**
+     * Multiple of its bounds the cache may hold (2) while its oldest object is owed only by receivers that left the
+     * acknowledgement round's FLUSHes unanswered for the window silence (150 ms), until the round suspends them (after the
+     * receiver silence, 1 s) or they are heard again. A subscriber killed with -9 made the cache fill up behind it
+     * before its suspension, and the publisher waited for room meanwhile: the living subscriber went 0.66-0.96 s
+     * without a message (DeadSubscriberTest). Suspending sooner would cost a receiver only starved of CPU for a
+     * moment the data given up while it was suspended; this keeps that data, with memory still bounded.
+     */
+    static final int SILENT_RECEIVER_OVERFLOW = 2;
+
     private final ProtocolContext ctx;
     private final NormConfig config;
     private final TxWindow window;
@@ -76,6 +86,7 @@ final class CacheEviction {
 
     /** Gives up the oldest quiescent objects while room is needed; retries from a timer when none is quiescent. */
     void evict(long now) {
+        allowOverflow(now);
         long hold = holdNanos();
         long maxHold = config.maxHold().toNanos();
         while (window.count() > 0 && needsRoom()) {
@@ -125,6 +136,27 @@ final class CacheEviction {
     }
 
     /**
+     * Allows the overflow of {@link #SILENT_RECEIVER_OVERFLOW} while the receivers that owe the oldest object have
+     * all left the acknowledgement round's FLUSHes unanswered for the window silence; while room is needed and they
+     * have not yet, looks again when they will have.
+     */
+    private void allowOverflow(long now) {
+        boolean allowed = false;
+        if (window.count() > 0 && acks.hasReceivers()) {
+            long silentAt = acks.unansweredOwersSilentAt(window.at(0).objectId, config.windowSilence().toNanos());
+            if (silentAt != Long.MIN_VALUE) {
+                allowed = now - silentAt >= 0;
+                if (!allowed && needsRoom()
+                        && (!evictTimer.isActive() || evictTimer.deadlineNanos() - silentAt > 0)) {
+                    ctx.timers().schedule(evictTimer, silentAt);
+                }
+            }
+        }
+        window.overflow(allowed);
+        admission.overflow(allowed);
+    }
+
+    /**
      * Until when the discovery period keeps {@code oldest} (sent whole): see {@link #DISCOVERY_NANOS}; a time already
      * past when it does not.
      */
@@ -148,6 +180,7 @@ final class CacheEviction {
         if (!acks.hasReceivers()) {
             return;
         }
+        allowOverflow(ctx.nanoTime());
         while (window.count() > 0 && admission.holdsMoreThan(KEEP_NUMERATOR, KEEP_DENOMINATOR)) {
             TxObject oldest = window.at(0);
             if (pinned(oldest) || !acknowledgedAndIdle(oldest) || discoveryHoldUntil(oldest) - ctx.nanoTime() > 0) {

@@ -19,6 +19,8 @@ public final class TxAdmission {
     private int objects;
     private volatile int waiters;
     private boolean closed;
+    /** The bounds are multiplied (see {@link #overflow}). */
+    private boolean overflow;
 
     private final Runnable onWaiting;
 
@@ -39,7 +41,7 @@ public final class TxAdmission {
         long remaining = unit.toNanos(timeout);
         lock.lockInterruptibly();
         try {
-            while (!closed && (objects + 1 > maxObjects || (objects > 0 && bytes + size > maxBytes))) {
+            while (!closed && (objects + 1 > maxObjects() || (objects > 0 && bytes + size > maxBytes()))) {
                 if (remaining <= 0) {
                     return false;
                 }
@@ -62,7 +64,31 @@ public final class TxAdmission {
         }
     }
 
-    /** Whether the bytes or objects held exceed {@code numerator / denominator} of their bounds. */
+    /**
+     * Lets the sender hold a multiple of its bounds (or back to once): the event loop allows it while only receivers
+     * that fell silent hold the oldest object ({@link CacheEviction#SILENT_RECEIVER_OVERFLOW}). Waiters retry.
+     */
+    public void overflow(boolean allowed) {
+        lock.lock();
+        try {
+            if (overflow != allowed) {
+                overflow = allowed;
+                space.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long maxBytes() {
+        return overflow ? CacheEviction.SILENT_RECEIVER_OVERFLOW * maxBytes : maxBytes;
+    }
+
+    private int maxObjects() {
+        return overflow ? CacheEviction.SILENT_RECEIVER_OVERFLOW * maxObjects : maxObjects;
+    }
+
+    /** Whether the bytes or objects held exceed {@code numerator / denominator} of their (undoubled) bounds. */
     public boolean holdsMoreThan(int numerator, int denominator) {
         lock.lock();
         try {

@@ -22,13 +22,15 @@ final class TxWindow {
     private int nextObjectId;
     private int count;
     private long bytes;
+    private boolean overflow;
 
     /**
-     * @param maxObjects the most objects the cache holds (the ring is the next power of two above twice that)
+     * @param maxObjects the most objects the cache holds, twice that while a silent receiver holds it (see
+     *                   {@link #overflow}; the ring is a power of two above that: one slot stays free)
      * @param firstId    object id of the first object this sender instance starts
      */
     TxWindow(int maxObjects, int firstId) {
-        int capacity = Integer.highestOneBit(Math.max(2, maxObjects) * 2 - 1);
+        int capacity = Integer.highestOneBit(Math.max(2, maxObjects) * CacheEviction.SILENT_RECEIVER_OVERFLOW) << 1;
         this.slots = new TxObject[capacity];
         this.slotMask = capacity - 1;
         this.maxObjects = maxObjects;
@@ -63,7 +65,12 @@ final class TxWindow {
     }
 
     boolean isFull() {
-        return count >= slots.length - 1 || count >= maxObjects;
+        return count >= slots.length - 1 || count >= (overflow ? CacheEviction.SILENT_RECEIVER_OVERFLOW * maxObjects : maxObjects);
+    }
+
+    /** Whether the cache may hold a multiple of its bound ({@link CacheEviction#SILENT_RECEIVER_OVERFLOW}). */
+    void overflow(boolean allowed) {
+        overflow = allowed;
     }
 
     /** The object {@code age} places after the oldest (0 is the oldest). */

@@ -204,6 +204,9 @@ final class WatermarkRounds {
             return 0;
         }
         roundAsked |= round;
+        if (round) {
+            acks.askedInRound(ctx.nanoTime());
+        }
         return packets.sendFlush(last, round ? acks.pendingNodes() : List.of());
     }
 

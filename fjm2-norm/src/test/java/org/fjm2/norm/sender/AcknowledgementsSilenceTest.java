@@ -91,6 +91,30 @@ class AcknowledgementsSilenceTest {
         assertThat(acks.owedByReceiverHeardSince(3, clock.now - 6_000 * MS)).isFalse();
     }
 
+    @Test
+    void aReceiverCountsAsSilentForTheOverflowOnlyAfterUnansweredFlushes() {
+        long windowSilence = 150 * MS;
+        aliveAt(0, LIVE);
+        aliveAt(0, DEAD);
+        acks.startRound(5, 20);
+        clock.now = 10 * MS;
+        acks.onAck(LIVE, 5, clock.now);
+        clock.now = 500 * MS;
+        assertThat(acks.unansweredOwersSilentAt(5, windowSilence)).as("silent, but never asked")
+                .isEqualTo(Long.MIN_VALUE);
+        long firstAsk = clock.now;
+        for (int i = 0; i < Acknowledgements.SILENT_AFTER_ASKS; i++) {
+            acks.askedInRound(clock.now);
+            clock.now += 5 * MS;
+        }
+        assertThat(acks.unansweredOwersSilentAt(5, windowSilence)).as("asked enough: silent from the first ask")
+                .isEqualTo(firstAsk + windowSilence);
+        acks.heardFrom(DEAD, clock.now);
+        assertThat(acks.unansweredOwersSilentAt(5, windowSilence)).as("heard again").isEqualTo(Long.MIN_VALUE);
+        acks.onAck(DEAD, 5, clock.now);
+        assertThat(acks.unansweredOwersSilentAt(5, windowSilence)).as("nobody owes it").isEqualTo(Long.MIN_VALUE);
+    }
+
     private void aliveAt(long now, int node) {
         clock.now = now;
         acks.alive(node, now);
