@@ -52,6 +52,11 @@ final class Acknowledgements {
         long lastProgressNanos;
         /** It answers every round that lists it (it said "alive"): silence then means it is gone. */
         boolean answersRounds;
+
+        /** Whether its acknowledged watermark is at or after {@code objectId}. */
+        boolean hasAcknowledged(int objectId) {
+            return acked && atOrAfter(ackedObject, objectId);
+        }
         /** Round FLUSHes that listed it since it was last heard, and when the first of them went out. */
         int unansweredAsks;
         long firstUnansweredAskNanos;
@@ -216,7 +221,7 @@ final class Acknowledgements {
         boolean any = false;
         for (int i = receiverList.size() - 1; i >= 0; i--) {
             Receiver r = receiverList.get(i);
-            boolean done = r.acked && atOrAfter(r.ackedObject, roundObject);
+            boolean done = r.hasAcknowledged(roundObject);
             // Silence counts from the first round it left unanswered: between rounds it has nothing to say.
             long since = r.lastHeardNanos - r.waitedSinceNanos > 0 ? r.lastHeardNanos : r.waitedSinceNanos;
             if (!done && r.answersRounds && nowNanos - since >= silenceNanos) {
@@ -470,14 +475,14 @@ final class Acknowledgements {
     }
 
     private static boolean owes(Receiver r, int objectId, long sinceNanos) {
-        return r.lastHeardNanos - sinceNanos > 0 && (!r.acked || !atOrAfter(r.ackedObject, objectId));
+        return r.lastHeardNanos - sinceNanos > 0 && !r.hasAcknowledged(objectId);
     }
 
     /** A FLUSH of the active round went out, listing the receivers that still owe its watermark. */
     void askedInRound(long nowNanos) {
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
-            if ((!r.acked || !atOrAfter(r.ackedObject, roundObject)) && r.unansweredAsks++ == 0) {
+            if (!r.hasAcknowledged(roundObject) && r.unansweredAsks++ == 0) {
                 r.firstUnansweredAskNanos = nowNanos;
             }
         }
@@ -497,7 +502,7 @@ final class Acknowledgements {
         boolean owed = false;
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
-            if (r.acked && atOrAfter(r.ackedObject, objectId)) {
+            if (r.hasAcknowledged(objectId)) {
                 continue;
             }
             if (!r.answersRounds || r.unansweredAsks < SILENT_AFTER_ASKS) {
@@ -562,7 +567,7 @@ final class Acknowledgements {
     private boolean roundSatisfied() {
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
-            if (!r.acked || !atOrAfter(r.ackedObject, roundObject)) {
+            if (!r.hasAcknowledged(roundObject)) {
                 return false;
             }
         }
@@ -576,7 +581,7 @@ final class Acknowledgements {
     boolean acknowledged(int objectId) {
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
-            if (!r.acked || !atOrAfter(r.ackedObject, objectId)) {
+            if (!r.hasAcknowledged(objectId)) {
                 return false;
             }
         }
@@ -659,7 +664,7 @@ final class Acknowledgements {
         List<Receiver> stuck = null;
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
-            boolean done = r.acked && atOrAfter(r.ackedObject, roundObject);
+            boolean done = r.hasAcknowledged(roundObject);
             if (done) {
                 continue;
             }
@@ -719,7 +724,7 @@ final class Acknowledgements {
     List<Integer> pendingNodes() {
         List<Integer> pending = new ArrayList<>();
         for (Receiver r : receivers.values()) {
-            if (!r.acked || !atOrAfter(r.ackedObject, roundObject)) {
+            if (!r.hasAcknowledged(roundObject)) {
                 pending.add(r.nodeId);
             }
         }
@@ -769,7 +774,7 @@ final class Acknowledgements {
         }
         for (Map.Entry<Integer, Boolean> e : userNodes.entrySet()) {
             Receiver r = receivers.get(e.getKey());
-            if (r != null && r.acked && atOrAfter(r.ackedObject, userObject)) {
+            if (r != null && r.hasAcknowledged(userObject)) {
                 e.setValue(Boolean.TRUE);
             }
         }

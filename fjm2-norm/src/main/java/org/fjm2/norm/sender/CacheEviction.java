@@ -45,11 +45,11 @@ final class CacheEviction {
 
     /**
      * Multiple of its bounds the cache may hold (2) while its oldest object is owed only by receivers that left the
-     * acknowledgement round's FLUSHes unanswered for the window silence (150 ms), until the round suspends them (after the
-     * receiver silence, 1 s) or they are heard again. A subscriber killed with -9 made the cache fill up behind it
-     * before its suspension, and the publisher waited for room meanwhile: the living subscriber went 0.66-0.96 s
-     * without a message (DeadSubscriberTest). Suspending sooner would cost a receiver only starved of CPU for a
-     * moment the data given up while it was suspended; this keeps that data, with memory still bounded.
+     * acknowledgement round's FLUSHes unanswered for the window silence (150 ms), until the round suspends them
+     * (after the receiver silence, 1 s) or they are heard again. A subscriber killed with -9 made the cache fill up
+     * behind it before its suspension, and the publisher waited for room meanwhile: the living subscriber went
+     * 0.66-0.96 s without a message (DeadSubscriberTest). Suspending sooner would cost a receiver only starved of CPU
+     * for a moment the data given up while it was suspended; this keeps that data, with memory still bounded.
      */
     static final int SILENT_RECEIVER_OVERFLOW = 2;
 
