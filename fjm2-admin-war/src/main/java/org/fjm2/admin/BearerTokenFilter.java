@@ -17,9 +17,6 @@ public final class BearerTokenFilter extends HttpFilter {
     /** Request attribute holding the index of the token the request presented. */
     static final String TOKEN_INDEX = BearerTokenFilter.class.getName() + ".tokenIndex";
 
-    /** Most bytes of a refused request's body read and thrown away before the 401 goes out. */
-    static final int DRAIN_LIMIT = 64 * 1024;
-
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
@@ -29,13 +26,7 @@ public final class BearerTokenFilter extends HttpFilter {
             runtime.refusals().refuse(Refusals.Reason.UNAUTHORIZED, request.getMethod() + " " + request.getRequestURI(),
                     request.getHeader("Authorization") == null ? "no bearer token" : "not a configured bearer token",
                     request.getRemoteAddr());
-            // Read a small body before answering (as for 413): a server that answers and closes while the client
-            // still sends makes the client's TCP stack reset the connection, and the client may never see the 401.
-            long declared = request.getContentLengthLong();
-            if (declared != 0 && (declared > DRAIN_LIMIT
-                    || request.getInputStream().readNBytes(DRAIN_LIMIT + 1).length > DRAIN_LIMIT)) {
-                response.setHeader("Connection", "close");
-            }
+            RefusedBody.discard(request, response);
             response.setHeader("WWW-Authenticate", "Bearer realm=\"fjm2-admin\"");
             ApiResponses.error(response, runtime.json(), HttpServletResponse.SC_UNAUTHORIZED, "unauthorized",
                     "missing or wrong bearer token (send 'Authorization: Bearer TOKEN')");

@@ -26,9 +26,6 @@ public final class NodesServlet extends HttpServlet {
     /** How long a request waits for the registry to commit its change before answering 503. */
     static final long COMMIT_TIMEOUT_SECONDS = 15;
 
-    /** Most bytes of an oversized body read and discarded so that the client sees the 413. */
-    static final int MAX_DISCARDED_BYTES = 64 * 1024;
-
     private static final Logger LOG = LoggerFactory.getLogger(NodesServlet.class);
 
     private record SerializedList(RegistrySnapshot snapshot, byte[] json) {
@@ -48,6 +45,7 @@ public final class NodesServlet extends HttpServlet {
             super.service(request, response);
             return;
         }
+        RefusedBody.discard(request, response);
         response.setHeader("Allow", collection ? "GET, HEAD, POST" : "DELETE");
         ApiResponses.error(response, runtime().json(), HttpServletResponse.SC_METHOD_NOT_ALLOWED,
                 "method_not_allowed", method + " is not allowed here");
@@ -141,30 +139,22 @@ public final class NodesServlet extends HttpServlet {
         int max = runtime.settings().maxBodyBytes();
         try (InputStream in = request.getInputStream()) {
             if (request.getContentLengthLong() > max) {
-                tooLarge(in, request.getContentLengthLong(), request, response, runtime);
+                tooLarge(request, response, runtime);
                 return null;
             }
             byte[] body = in.readNBytes(max + 1);
             if (body.length > max) {
-                tooLarge(in, -1, request, response, runtime);
+                tooLarge(request, response, runtime);
                 return null;
             }
             return body;
         }
     }
 
-    /**
-     * Answers 413. A body of up to {@link #MAX_DISCARDED_BYTES} is read and thrown away first: a server that
-     * answers and closes while the client still sends makes the client's TCP stack reset the connection, and the
-     * client may never see the answer. Anything larger is not read; the connection is closed instead.
-     */
-    private static void tooLarge(InputStream in, long declaredLength, HttpServletRequest request,
-                                 HttpServletResponse response, AdminRuntime runtime) throws IOException {
-        boolean drained = declaredLength <= MAX_DISCARDED_BYTES
-                && in.readNBytes(MAX_DISCARDED_BYTES + 1).length <= MAX_DISCARDED_BYTES;
-        if (!drained) {
-            response.setHeader("Connection", "close");
-        }
+    /** Answers 413 once the rest of a body not larger than {@link RefusedBody#DRAIN_LIMIT} is read. */
+    private static void tooLarge(HttpServletRequest request, HttpServletResponse response, AdminRuntime runtime)
+            throws IOException {
+        RefusedBody.discard(request, response);
         refuse(request, response, runtime, Refusals.Reason.TOO_LARGE, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
                 "payload_too_large", "the body exceeds " + runtime.settings().maxBodyBytes() + " bytes");
     }
