@@ -12,26 +12,33 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 19: a dead subscriber must not stall the living. A publisher paced at 10,000 messages/s of 200 bytes with the
- * URL's defaults (receiver-paced flow control), two subscriber processes; one is killed with -9 in mid-stream. Its
- * window fills, it says nothing for the window silence (150 ms), and the publisher stops pacing for it: the living
- * one's longest gap between two messages stays near that (the goal is 200 ms; before flow control the publisher
- * stalled until the receiver timeout or until one slow GRTT sample of the dead one wore off, 4.5-7 s), and it gets
- * every message. The bound leaves room for a loaded 2-core machine; the measured gap is printed.
+ * URL's defaults (receiver-paced flow control), two subscriber processes; one is killed with -9 in mid-stream. Once
+ * its window is full and it has said nothing for the window silence (150 ms, or 8 of its usual gaps between reports)
+ * the publisher stops pacing for it, and the cache may hold twice its bounds while only it holds the oldest object:
+ * the living one gets every message, with no gap at the kill beyond the 200 ms goal (before flow control the
+ * publisher stalled until the receiver timeout, 4.5-7 s; then, with a silence scaled by a round trip inflated by the
+ * starved host, 0.6-1.3 s). The bounds leave room for a loaded 2-core machine; the gaps are printed.
  */
 class DeadSubscriberTest {
 
     static final int RATE = 10_000;
     static final int MESSAGES = 60_000;
     static final int KILL_AT = 20_000;
-    /** The 200 ms goal plus room for a loaded 2-core machine; the old stall was 4.5-7 s. */
+    /** Any gap, a JVM's start included: room for a loaded 2-core machine; the old stall was 4.5-7 s. */
     static final long MAX_GAP_MS = 1_000;
+    /**
+     * From the kill on: the 200 ms goal plus room for a loaded 2-core machine. Measured 40-83 ms in 12 runs (each
+     * run's longest gap came at the start, none at the kill); 600-1,300 ms before the window silence followed the
+     * receiver's report gaps instead of a round trip inflated by a starved host.
+     */
+    static final long MAX_GAP_AFTER_KILL_MS = 300;
 
     @Test
     void killingOneSubscriberDoesNotStallTheOther() throws Exception {
         String base = NormUrls.fresh();
         String url = NormUrls.of(base, "");
         try (ChildJvm living = new ChildJvm("256m", SubscriberProcess.class, url, "dead-subscriber",
-                String.valueOf(MESSAGES));
+                String.valueOf(MESSAGES), String.valueOf(KILL_AT));
              ChildJvm dying = new ChildJvm("256m", SubscriberProcess.class, url, "dead-subscriber",
                      String.valueOf(MESSAGES))) {
             assertThat(living.awaitLine("READY", 30)).startsWith("READY");
@@ -43,6 +50,8 @@ class DeadSubscriberTest {
                 MessageProducer p = s.createProducer(s.createTopic("dead-subscriber"));
                 String body = "x".repeat(200);
                 long start = System.nanoTime();
+                long longestSend = 0;
+                int longestSendAt = -1;
                 for (int i = 0; i < MESSAGES; i++) {
                     long due = start + i * 1_000_000_000L / RATE;
                     while (System.nanoTime() < due) {
@@ -54,19 +63,29 @@ class DeadSubscriberTest {
                     }
                     TextMessage m = s.createTextMessage(body);
                     m.setIntProperty("seq", i);
+                    long before = System.nanoTime();
                     p.send(m);
+                    long took = System.nanoTime() - before;
+                    if (took > longestSend) {
+                        longestSend = took;
+                        longestSendAt = i;
+                    }
                 }
                 double afterKill = (System.nanoTime() - killedAt) / 1e9;
                 sentAfterKill = MESSAGES - KILL_AT;
                 String result = living.awaitLine("DONE", 60);
                 System.out.printf("subscriber killed -9 at message %,d: the publisher sent the remaining %,d in "
-                        + "%.2f s (%.0f msg/s, paced at %,d); the living subscriber: %s%n", KILL_AT, sentAfterKill,
-                        afterKill, sentAfterKill / afterKill, RATE, result);
+                        + "%.2f s (%.0f msg/s, paced at %,d; its longest send: %d ms, message %,d); the living "
+                        + "subscriber: %s%n", KILL_AT, sentAfterKill, afterKill, sentAfterKill / afterKill, RATE,
+                        longestSend / 1_000_000, longestSendAt, result);
                 assertThat(result).as("the living subscriber; its output:%n%s", living.output())
                         .startsWith("DONE " + MESSAGES + " lost=0 ");
                 long maxGapMs = Long.parseLong(result.replaceAll(".*maxGapMs=(\\d+).*", "$1"));
                 assertThat(maxGapMs).as("longest gap between two messages at the living subscriber, ms")
                         .isLessThan(MAX_GAP_MS);
+                long afterKillMs = Long.parseLong(result.replaceAll(".*maxGapFromMs=(\\d+).*", "$1"));
+                assertThat(afterKillMs).as("longest gap at the living subscriber from the kill on, ms")
+                        .isLessThan(MAX_GAP_AFTER_KILL_MS);
             }
         }
     }

@@ -46,6 +46,8 @@ final class Acknowledgements {
         int missedRounds;
         boolean answeredThisRound;
         long lastHeardNanos;
+        /** The time between two messages heard from it, smoothed: how often it speaks when alive. */
+        long reportGapNanos;
         /** When the rounds began waiting for it without hearing from it since (silence counts from there). */
         long waitedSinceNanos;
         /** When it last acknowledged something new (or started being tracked). */
@@ -79,6 +81,7 @@ final class Acknowledgements {
 
         Receiver(int nodeId, long nowNanos) {
             this.nodeId = nodeId;
+            this.lastHeardNanos = nowNanos;
             this.lastProgressNanos = nowNanos;
             this.waitedSinceNanos = nowNanos;
         }
@@ -103,6 +106,23 @@ final class Acknowledgements {
     static final long MIN_DELAY_WINDOW_BYTES = 512 * 1024;
     /** The delay bound allows at least this many least round trips of reading in flight. */
     static final long RTT_HEADROOM = 2;
+    /**
+     * A receiver with a full window may be silent this many of its usual gaps between two reports (smoothed, see
+     * {@link Receiver#reportGapNanos}) when that is longer than the window silence: a receiver on a host starved of
+     * CPU reports seldom and is waited for longer, a dead one that reported every few milliseconds is let go after
+     * the window silence. Its gaps, not its round trip: a live receiver reports as it reads whatever its path, and a
+     * round trip measured through a standing queue (821 ms on loopback) or a GRTT inflated by a starved 2-core host
+     * (66-175 ms) held the living up to 1.4 s for a subscriber killed with -9.
+     */
+    static final int WINDOW_SILENCE_GAPS = 8;
+    /** Weight of a new gap in {@link Receiver#reportGapNanos}: 1/8. */
+    static final int REPORT_GAP_SMOOTHING = 8;
+    /**
+     * Longest gap counted into {@link Receiver#reportGapNanos} (the default window silence): a receiver heard again
+     * after a long silence is not waited for seconds the next time, and one that reports no oftener than this is
+     * waited for {@link #WINDOW_SILENCE_GAPS} of it at most (1.2 s).
+     */
+    static final long MAX_REPORT_GAP_NANOS = 150_000_000L;
     /** Receivers dropped for making no progress, remembered so that only an acknowledgement tracks them again. */
     static final int MAX_STALLED_REMEMBERED = 1024;
 
@@ -183,6 +203,8 @@ final class Acknowledgements {
         }
         r.missedRounds = 0;
         r.answeredThisRound = true;
+        long gap = Math.min(MAX_REPORT_GAP_NANOS, Math.max(0, nowNanos - r.lastHeardNanos));
+        r.reportGapNanos += (gap - r.reportGapNanos) / REPORT_GAP_SMOOTHING;
         r.lastHeardNanos = nowNanos;
         r.unansweredAsks = 0;
     }
@@ -367,26 +389,20 @@ final class Acknowledgements {
 
     /**
      * The sender waits on full windows: a receiver whose window is full and that said nothing for
-     * {@code windowSilenceNanos} (or {@link NormConfig#RECEIVER_SILENCE_GRTTS} of its least round trips, when that is
+     * {@code windowSilenceNanos} (or {@link #WINDOW_SILENCE_GAPS} of its usual gaps between reports, when that is
      * longer: see {@link #silenceFor}) no longer holds the window (the others go on at once; its data stays cached, so it
      * catches up by repairs if it was only slow to be scheduled), until it reports again; one that keeps reporting
      * but has read nothing for {@code timeoutNanos} is dropped (a hung application, or a node that pretends). True
      * when any changed.
      */
     boolean releaseSilentWindows(InFlight inFlight, long nowNanos, long windowSilenceNanos, long timeoutNanos) {
-        return releaseSilentWindows(inFlight, nowNanos, windowSilenceNanos, 0, timeoutNanos);
-    }
-
-    /** The same; {@code unmeasuredRttNanos} stands for the round trip of a receiver not measured yet (the GRTT). */
-    boolean releaseSilentWindows(InFlight inFlight, long nowNanos, long windowSilenceNanos, long unmeasuredRttNanos,
-                                 long timeoutNanos) {
         boolean any = false;
         for (int i = receiverList.size() - 1; i >= 0; i--) {
             Receiver r = receiverList.get(i);
             if (!windowFull(r, inFlight)) {
                 continue;
             }
-            if (nowNanos - r.lastHeardNanos >= silenceFor(r, windowSilenceNanos, unmeasuredRttNanos)) {
+            if (nowNanos - r.lastHeardNanos >= silenceFor(r, windowSilenceNanos)) {
                 r.windowIgnored = true;
                 flowChanged = true;
                 any = true;
@@ -423,26 +439,23 @@ final class Acknowledgements {
 
     /**
      * How long a receiver with a full window may be silent: {@code windowSilenceNanos}, or
-     * {@link NormConfig#RECEIVER_SILENCE_GRTTS} of its own least round trip when that is longer (its reports cross
-     * that path). Its own and its least, not the GRTT: on a host starved of CPU the GRTT climbs to hundreds of
-     * milliseconds, and 8 of them left the living waiting a second and more for a subscriber killed with -9.
+     * {@link #WINDOW_SILENCE_GAPS} of its usual gaps between reports when that is longer.
      */
-    private static long silenceFor(Receiver r, long windowSilenceNanos, long unmeasuredRttNanos) {
-        long rtt = r.minRttNanos == Long.MAX_VALUE ? unmeasuredRttNanos : r.minRttNanos;
-        return Math.max(windowSilenceNanos, NormConfig.RECEIVER_SILENCE_GRTTS * rtt);
+    private static long silenceFor(Receiver r, long windowSilenceNanos) {
+        return Math.max(windowSilenceNanos, WINDOW_SILENCE_GAPS * r.reportGapNanos);
     }
 
     /**
      * When the next receiver whose window is full and still held will have been silent too long (see
      * {@link #releaseSilentWindows}); {@code nowNanos + windowSilenceNanos} when none.
      */
-    long nextSilenceDeadline(InFlight inFlight, long nowNanos, long windowSilenceNanos, long unmeasuredRttNanos) {
+    long nextSilenceDeadline(InFlight inFlight, long nowNanos, long windowSilenceNanos) {
         long next = 0;
         boolean any = false;
         for (int i = 0; i < receiverList.size(); i++) {
             Receiver r = receiverList.get(i);
             if (windowFull(r, inFlight)) {
-                long deadline = r.lastHeardNanos + silenceFor(r, windowSilenceNanos, unmeasuredRttNanos);
+                long deadline = r.lastHeardNanos + silenceFor(r, windowSilenceNanos);
                 if (!any || deadline - next < 0) {
                     next = deadline;
                     any = true;
@@ -492,7 +505,9 @@ final class Acknowledgements {
      * When every tracked receiver that has not acknowledged {@code objectId} will have left round FLUSHes unanswered
      * for {@code silenceNanos}: the latest of their deadlines, counted from the first FLUSH it left unanswered.
      * {@code Long.MIN_VALUE} when none owes it, or one of them does not answer rounds or was asked fewer than
-     * {@link #SILENT_AFTER_ASKS} times since it was last heard. A receiver that a round lists says it is alive at
+     * {@link #SILENT_AFTER_ASKS} times since it was last heard (unless flow control let go of it: silent for the
+     * window silence with its window full, which is as telling and comes sooner when round FLUSHes are spaced by a
+     * GRTT inflated by a starved host). A receiver that a round lists says it is alive at
      * least every 20 ms while it cannot acknowledge yet; one that ignores several FLUSHes is dead or starved. Only
      * FLUSHes count, not time alone: while a sender sends repairs its round's FLUSHes wait, and a receiver collecting
      * a 1 MiB object on a link losing 30% was 150 ms silent in a round without having been asked.
@@ -505,10 +520,15 @@ final class Acknowledgements {
             if (r.hasAcknowledged(objectId)) {
                 continue;
             }
-            if (!r.answersRounds || r.unansweredAsks < SILENT_AFTER_ASKS) {
+            long silentAt;
+            if (r.windowIgnored) {
+                // Released by flow control: silent that long with its window full, though it reports every few ms.
+                silentAt = r.lastHeardNanos + silenceNanos;
+            } else if (!r.answersRounds || r.unansweredAsks < SILENT_AFTER_ASKS) {
                 return Long.MIN_VALUE;
+            } else {
+                silentAt = r.firstUnansweredAskNanos + silenceNanos;
             }
-            long silentAt = r.firstUnansweredAskNanos + silenceNanos;
             if (!owed || silentAt - latest > 0) {
                 latest = silentAt;
                 owed = true;

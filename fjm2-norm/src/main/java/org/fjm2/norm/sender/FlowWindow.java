@@ -132,8 +132,11 @@ final class FlowWindow implements Acknowledgements.InFlight {
         if (!waiting) {
             waiting = true;
             ctx.counters().increment(Counter.FLOW_WINDOW_WAITS);
-            if (!stallTimer.isActive()) {
-                ctx.timers().schedule(stallTimer, now + config.windowSilence().toNanos());
+            // A receiver that fell silent long before its window filled (killed while it had room) is released at
+            // once, not a window silence later: the living would see that much of a gap.
+            long deadline = acks.nextSilenceDeadline(this, now, config.windowSilence().toNanos());
+            if (!stallTimer.isActive() || deadline - stallTimer.deadlineNanos() < 0) {
+                ctx.timers().schedule(stallTimer, deadline);
             }
             ctx.timers().schedule(windowProbeTimer, now + windowProbeNanos());
         }
@@ -204,12 +207,12 @@ final class FlowWindow implements Acknowledgements.InFlight {
         }
         long now = ctx.nanoTime();
         long silence = config.windowSilence().toNanos();
-        if (acks.releaseSilentWindows(this, now, silence, grtt.advertisedNanos(), config.receiverTimeout().toNanos())
+        if (acks.releaseSilentWindows(this, now, silence, config.receiverTimeout().toNanos())
                 || acks.flowChanged()) {
             waiting = false;            // the next pass computes the room again, and waits again if need be
             ctx.wakeTransmitter();
         } else {
-            ctx.timers().schedule(stallTimer, acks.nextSilenceDeadline(this, now, silence, grtt.advertisedNanos()));
+            ctx.timers().schedule(stallTimer, acks.nextSilenceDeadline(this, now, silence));
         }
     }
 }

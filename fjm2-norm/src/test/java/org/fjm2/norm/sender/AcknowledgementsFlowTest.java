@@ -157,20 +157,47 @@ class AcknowledgementsFlowTest {
         assertThat(acks.flowRoom(charges, 25 * MS)).isEqualTo(Long.MAX_VALUE);
     }
 
-    /** The silence is 8 of the receiver's own least round trips when longer, not 8 of a GRTT inflated by a slow host. */
+    /**
+     * The silence is 8 of the receiver's usual gaps between reports when longer than the window silence: one on a
+     * host starved of CPU that reports every 50 ms is waited for 400 ms, one that reported every 5 ms and died is
+     * let go after the window silence.
+     */
     @Test
-    void theSilenceFollowsTheReceiversOwnRoundTripNotTheGrtt() {
-        long grtt = 200 * MS;
-        acks.onWindowReport(1, 89, 10_000, 0);          // full
-        acks.onWindowReport(2, 89, 10_000, 0);          // full
-        acks.onRtt(1, MS);                              // a LAN receiver
-        acks.onRtt(2, 100 * MS);                        // across a WAN: 8 x 100 ms
-        assertThat(acks.nextSilenceDeadline(inFlight, 0, SILENCE, grtt)).isEqualTo(SILENCE);
-        assertThat(acks.releaseSilentWindows(inFlight, SILENCE, SILENCE, grtt, TIMEOUT)).isTrue();
+    void theSilenceFollowsTheReceiversOwnReportGaps() {
+        for (long t = 0; t <= 1_000 * MS; t += 5 * MS) {
+            acks.onWindowReport(1, 89, 10_000, t);      // full, every 5 ms
+            if (t % (50 * MS) == 0) {
+                acks.onWindowReport(2, 89, 10_000, t);  // full, every 50 ms
+            }
+        }
+        long last = 1_000 * MS;
+        assertThat(acks.nextSilenceDeadline(inFlight, last, SILENCE)).isEqualTo(last + SILENCE);
+        assertThat(acks.releaseSilentWindows(inFlight, last + SILENCE, SILENCE, TIMEOUT)).isTrue();
         assertThat(acks.flowRoom(inFlight)).as("receiver 2 still held").isZero();
-        assertThat(acks.nextSilenceDeadline(inFlight, SILENCE, SILENCE, grtt)).isEqualTo(800 * MS);
-        assertThat(acks.releaseSilentWindows(inFlight, 800 * MS - 1, SILENCE, grtt, TIMEOUT)).isFalse();
-        assertThat(acks.releaseSilentWindows(inFlight, 800 * MS, SILENCE, grtt, TIMEOUT)).isTrue();
+        long slow = acks.nextSilenceDeadline(inFlight, last + SILENCE, SILENCE) - last;
+        assertThat(slow).as("8 of its 50 ms gaps, smoothed").isBetween(360 * MS, 400 * MS);
+        assertThat(acks.releaseSilentWindows(inFlight, last + slow - 1, SILENCE, TIMEOUT)).isFalse();
+        assertThat(acks.releaseSilentWindows(inFlight, last + slow, SILENCE, TIMEOUT)).isTrue();
+        assertThat(acks.flowRoom(inFlight)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /**
+     * Neither a slow round trip (one measured through a standing queue: 821 ms in DeadSubscriberTest, whose living
+     * subscriber then waited 6.5 s with 8 of it) nor a long silence before it was heard again makes a receiver that
+     * reports often wait longer than the window silence.
+     */
+    @Test
+    void aSlowRoundTripOrAnOldSilenceDoesNotLengthenTheSilence() {
+        acks.onWindowReport(1, 89, 10_000, 0);
+        acks.onRtt(1, 821 * MS);
+        long t = 3_000 * MS;                            // heard again after 3 s
+        for (int i = 0; i < 10; i++, t += 5 * MS) {
+            acks.onWindowReport(1, 89, 10_000, t);      // full
+        }
+        long last = t - 5 * MS;
+        assertThat(acks.nextSilenceDeadline(inFlight, last, SILENCE)).isEqualTo(last + SILENCE);
+        assertThat(acks.releaseSilentWindows(inFlight, last + SILENCE - 1, SILENCE, TIMEOUT)).isFalse();
+        assertThat(acks.releaseSilentWindows(inFlight, last + SILENCE, SILENCE, TIMEOUT)).isTrue();
         assertThat(acks.flowRoom(inFlight)).isEqualTo(Long.MAX_VALUE);
     }
 }

@@ -79,6 +79,21 @@ class FlowWindowTest {
         assertThat(sendWhileOpen()).isEqualTo(10_000);
     }
 
+    /**
+     * A receiver killed while its window had room falls silent long before the window fills: once it fills, the
+     * receiver is let go at once, not a window silence later (the living saw that much of a gap).
+     */
+    @Test
+    void aReceiverSilentSinceBeforeItsWindowFilledIsReleasedAtOnce() {
+        sendWhileOpen();
+        acks.onWindowReport(5, (clock.sequence - 1) & 0xFFFF, 30L * CHARGE, clock.now);
+        clock.now += 400 * MS;                          // silent since; the window still had room
+        assertThat(sendWhileOpen()).isEqualTo(30);
+        assertThat(flow.waiting()).isTrue();
+        clock.timers().runExpired(clock.now);
+        assertThat(flow.open(clock.now)).as("released without waiting another window silence").isTrue();
+    }
+
     private int sendWhileOpen() {
         int sent = 0;
         while (sent < 10_000 && flow.open(clock.now)) {
