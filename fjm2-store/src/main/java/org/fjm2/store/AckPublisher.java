@@ -17,12 +17,14 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The thread that tells publishers what is on disk: it takes the messages the journal completed (in append order,
- * so a message's completion follows those of every earlier one), folds them into one range per producer stream and
- * multicasts them as one acknowledgement record ({@link StoreAckFlyweight}) — as many messages per record as
- * completed while the previous one was sent, so acknowledgements cost little under load.
+ * The thread that tells publishers what is on disk: it takes the messages the journal completed or failed to write
+ * (in append order, so a message's outcome follows those of every earlier one), folds the completed ones into one
+ * range per producer stream and multicasts them as one acknowledgement record ({@link StoreAckFlyweight}) — as many
+ * messages per record as completed while the previous one was sent, so acknowledgements cost little under load. A
+ * range never spans a message whose write failed (a full disk): that message's send fails at its timeout, even when
+ * later ones of its stream are written once room is made.
  */
-final class AckPublisher extends WorkerThread {
+final class AckPublisher extends WorkerThread implements JournalWriter.Durable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AckPublisher.class);
     /** Ranges per acknowledgement record (33 bytes each: about 33 KB). */
@@ -30,13 +32,24 @@ final class AckPublisher extends WorkerThread {
     /** How long sending an acknowledgement may wait for room in the transport. */
     static final long SEND_TIMEOUT_MILLIS = 10_000;
 
-    private final LinkedBlockingQueue<PendingWrite> durable = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
+    /**
+     * Per run that had a failed write: its last failed number (later messages of the run are acknowledged from the
+     * one after). Owned by this thread; the runs that failed longest ago are forgotten beyond
+     * {@link StreamTracker#MAX_STREAMS}.
+     */
+    private final Map<Run, Long> lastFailed = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Run, Long> eldest) {
+            return size() > StreamTracker.MAX_STREAMS;
+        }
+    };
     private final ObjectTransport transport;
     private final String storeName;
     private final long epoch;
     private final StoreCounters counters;
     private final LogLimiter failureLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
-    private final List<PendingWrite> drained = new ArrayList<>();
+    private final List<Outcome> drained = new ArrayList<>();
     private long sequence;
 
     /** @param epoch the store's connection epoch (in every batch it sends) */
@@ -49,22 +62,32 @@ final class AckPublisher extends WorkerThread {
     }
 
     /** On the journal's completion thread: this message is on disk. */
-    void onDurable(PendingWrite write) {
-        durable.add(write);
+    @Override
+    public void onDurable(PendingWrite write) {
+        outcomes.add(new Outcome(write, true));
+    }
+
+    /** On the journal's threads, in append order with {@link #onDurable}: this message could not be written. */
+    @Override
+    public void onFailed(PendingWrite write) {
+        outcomes.add(new Outcome(write, false));
     }
 
     /** Sends what completed until closed, and what completed before. */
     @Override
     public void run() {
-        while (running() || !durable.isEmpty()) {
+        while (running() || !outcomes.isEmpty()) {
             try {
-                PendingWrite first = durable.poll(100, TimeUnit.MILLISECONDS);
+                Outcome first = outcomes.poll(100, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }
                 drained.add(first);
-                durable.drainTo(drained);
-                publish(ranges(drained));
+                outcomes.drainTo(drained);
+                Map<Run, long[]> ranges = ranges(drained);
+                if (!ranges.isEmpty()) {
+                    publish(ranges);
+                }
             } catch (InterruptedException e) {
                 break;
             } finally {
@@ -73,12 +96,25 @@ final class AckPublisher extends WorkerThread {
         }
     }
 
-    /** One range per (stream, run): the run's start to the highest number completed in it. */
-    private static Map<Run, long[]> ranges(List<PendingWrite> writes) {
+    /**
+     * One range per (stream, run): the run's start, or the number after its last failed write, to the highest number
+     * completed after it.
+     */
+    Map<Run, long[]> ranges(List<Outcome> outcomesInOrder) {
         Map<Run, long[]> ranges = new LinkedHashMap<>();
-        for (PendingWrite w : writes) {
-            long[] range = ranges.computeIfAbsent(new Run(w.stream(), w.runStart()),
-                    k -> new long[] {w.runStart(), w.sequence()});
+        for (Outcome o : outcomesInOrder) {
+            PendingWrite w = o.write();
+            Run run = new Run(w.stream(), w.runStart());
+            if (!o.stored()) {
+                lastFailed.merge(run, w.sequence(), Math::max);
+                continue;
+            }
+            Long failed = lastFailed.get(run);
+            long start = failed == null ? w.runStart() : failed + 1;
+            if (w.sequence() < start) {
+                continue;   // only if outcomes came out of order: never acknowledge across a failure
+            }
+            long[] range = ranges.computeIfAbsent(new Run(w.stream(), start), k -> new long[] {start, w.sequence()});
             range[1] = Math.max(range[1], w.sequence());
         }
         return ranges;
@@ -121,6 +157,10 @@ final class AckPublisher extends WorkerThread {
     }
 
     /** A hole-free run of a stream, named by its first number. */
-    private record Run(StreamKey stream, long start) {
+    record Run(StreamKey stream, long start) {
+    }
+
+    /** A message the journal wrote ({@code stored}) or failed to write. */
+    record Outcome(PendingWrite write, boolean stored) {
     }
 }

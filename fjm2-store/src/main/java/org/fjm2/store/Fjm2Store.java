@@ -73,7 +73,7 @@ public final class Fjm2Store implements AutoCloseable {
         long epoch = BatchHeaderFlyweight.epochOf(System.currentTimeMillis(), RANDOM.nextLong());
         acks = new AckPublisher(transport, settings.name(), epoch, counters);
         writer = new JournalWriter(journal, index, journal.recovered(),
-                new Retention(settings.retentionBytes(), settings.retentionTime()), acks::onDurable,
+                new Retention(settings.retentionBytes(), settings.retentionTime()), acks,
                 new ReplaySender(transport, settings.name(), epoch), counters);
         acks.start();
         writer.start();

@@ -28,9 +28,11 @@ final class JournalWriter extends WorkerThread {
     /** Messages waiting for the journal before the receive thread waits. */
     static final int QUEUE_MESSAGES = 16_384;
 
-    /** Where a message goes once it is on disk. */
+    /** Where a message goes once it is on disk, or once its write failed: in append order either way. */
     interface Durable {
         void onDurable(PendingWrite write);
+
+        void onFailed(PendingWrite write);
     }
 
     /**
@@ -259,9 +261,10 @@ final class JournalWriter extends WorkerThread {
         }
     }
 
-    /** Not acknowledged: the publisher's send fails at its timeout instead of a silent loss. */
+    /** Never acknowledged: the publisher's send fails at its timeout instead of a silent loss. */
     private void writeFailed(PendingWrite write, String reason) {
         counters.writeFailures.increment();
+        durable.onFailed(write);
         if (failureLog.allow()) {
             LOG.error("could not journal a message (producer stream {}, sequence {}): {}; it is not acknowledged ({} "
                     + "more failures since the last line)", write.stream(), write.sequence(), reason,

@@ -1,12 +1,15 @@
 package org.fjm2.store;
 
 import org.apache.activemq.artemis.core.io.IOCallback;
+import org.apache.activemq.artemis.core.io.IOCriticalErrorListener;
 import org.apache.activemq.artemis.core.io.nio.NIOSequentialFileFactory;
 import org.apache.activemq.artemis.core.journal.IOCompletion;
 import org.apache.activemq.artemis.core.journal.PreparedTransactionInfo;
 import org.apache.activemq.artemis.core.journal.RecordInfo;
 import org.apache.activemq.artemis.core.journal.impl.JournalImpl;
 import org.apache.activemq.artemis.core.journal.impl.dataformat.ByteArrayEncoding;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,6 +29,8 @@ import java.util.Map;
  */
 final class StoreJournal implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(StoreJournal.class);
+
     /** Subscription records are synced with the group commit; nobody waits for it. */
     private static final IOCompletion NOT_WAITED_FOR = new Completion(new IOCallback() {
         @Override
@@ -40,13 +45,15 @@ final class StoreJournal implements AutoCloseable {
     });
 
     private final Path directory;
+    private final CriticalErrors critical;
     private final JournalImpl journal;
     private final List<StoredMessage> recovered;
     private final List<Subscription> subscriptions;
 
-    private StoreJournal(Path directory, JournalImpl journal, List<StoredMessage> recovered,
+    private StoreJournal(Path directory, CriticalErrors critical, JournalImpl journal, List<StoredMessage> recovered,
                          List<Subscription> subscriptions) {
         this.directory = directory;
+        this.critical = critical;
         this.journal = journal;
         this.recovered = recovered;
         this.subscriptions = subscriptions;
@@ -60,11 +67,13 @@ final class StoreJournal implements AutoCloseable {
     static StoreJournal open(Path directory) throws IOException {
         Files.createDirectories(directory);
         JournalFileCheck.check(directory);
+        CriticalErrors critical = new CriticalErrors(directory);
         NIOSequentialFileFactory files = new NIOSequentialFileFactory(directory.toFile(), true,
                 JournalSettings.BUFFER_BYTES, JournalSettings.BUFFER_TIMEOUT_NANOS, JournalSettings.MAX_IO, false);
         JournalImpl journal = new JournalImpl(JournalSettings.FILE_BYTES, JournalSettings.MIN_FILES,
                 JournalSettings.POOL_FILES, JournalSettings.COMPACT_MIN_FILES, JournalSettings.COMPACT_PERCENTAGE,
                 files, JournalSettings.FILE_PREFIX, JournalSettings.FILE_EXTENSION, JournalSettings.MAX_IO);
+        journal.setCriticalErrorListener(critical);     // after: the journal installs its own (a no-op) on the files
         List<RecordInfo> records = new ArrayList<>();
         try {
             journal.start();
@@ -94,7 +103,7 @@ final class StoreJournal implements AutoCloseable {
                     + "is not a stored message: " + e.getMessage());
         }
         messages.sort(Comparator.comparingLong(StoredMessage::id));
-        return new StoreJournal(directory, journal, messages, new ArrayList<>(subscriptions.values()));
+        return new StoreJournal(directory, critical, journal, messages, new ArrayList<>(subscriptions.values()));
     }
 
     /** The durable subscriptions the journal held when opened. */
@@ -120,6 +129,7 @@ final class StoreJournal implements AutoCloseable {
      * in append order.
      */
     void append(long id, byte[] data, IOCallback done) throws Exception {
+        critical.check();
         journal.appendAddRecord(id, JournalSettings.MESSAGE_RECORD, new ByteArrayEncoding(data), true,
                 new Completion(done));
     }
@@ -129,18 +139,21 @@ final class StoreJournal implements AutoCloseable {
      * goes on; a crash before the fsync loses the subscription as if it had never been asked for).
      */
     void addSubscription(Subscription s) throws Exception {
+        critical.check();
         journal.appendAddRecord(s.journalId(), JournalSettings.SUBSCRIPTION_RECORD,
                 new ByteArrayEncoding(SubscriptionRecordCodec.encode(s)), true, NOT_WAITED_FOR);
     }
 
     /** Journals a subscription's new state (its position moved, or it was replaced); fsync'd, not waited for. */
     void updateSubscription(Subscription s) throws Exception {
+        critical.check();
         journal.appendUpdateRecord(s.journalId(), JournalSettings.SUBSCRIPTION_RECORD,
                 new ByteArrayEncoding(SubscriptionRecordCodec.encode(s)), true, NOT_WAITED_FOR);
     }
 
     /** Removes a subscription (unsubscribe); fsync'd, not waited for. */
     void deleteSubscription(Subscription s) throws Exception {
+        critical.check();
         journal.appendDeleteRecord(s.journalId(), true, NOT_WAITED_FOR);
     }
 
@@ -176,6 +189,50 @@ final class StoreJournal implements AutoCloseable {
         @Override
         public void onError(int errorCode, String errorMessage) {
             callback.onError(errorCode, errorMessage);
+        }
+    }
+
+    /** The first critical I/O error of the journal (a full disk), if any: no write was taken since. */
+    String failure() {
+        return critical.first;
+    }
+
+    /**
+     * Artemis' critical I/O errors (a full disk: the next journal file cannot be made). After the first, the journal
+     * takes no more writes: an append would wait for a file that never comes, the store's hand-off would fill and
+     * hold back every publisher of the group, as a slow subscriber does. Refused at once instead, a PERSISTENT send
+     * fails at its sendTimeout while the rest of the group goes on; what was acknowledged before is on disk.
+     */
+    private static final class CriticalErrors implements IOCriticalErrorListener {
+
+        private final Path directory;
+        private volatile String first;
+
+        CriticalErrors(Path directory) {
+            this.directory = directory;
+        }
+
+        @Override
+        public void onIOException(Throwable cause, String message, String file) {
+            if (first != null) {
+                return;
+            }
+            first = (message == null ? String.valueOf(cause) : message) + (file == null ? "" : " (" + file + ")");
+            LOG.error("the journal in {} failed: {}. The store acknowledges no more messages (PERSISTENT sends fail "
+                    + "at their sendTimeout); what it acknowledged before is on disk. Make room and restart the store.",
+                    directory, first);
+        }
+
+        @Override
+        public boolean isPreviouslyFailed() {
+            return first != null;
+        }
+
+        void check() throws IOException {
+            String failure = first;
+            if (failure != null) {
+                throw new IOException("the journal in " + directory + " failed earlier: " + failure);
+            }
         }
     }
 }

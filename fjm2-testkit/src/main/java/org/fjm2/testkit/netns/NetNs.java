@@ -69,7 +69,8 @@ public final class NetNs {
         }
     }
 
-    private static boolean isRoot() {
+    /** Whether this process runs as root (uid 0). */
+    public static boolean isRoot() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Uid:")) {
