@@ -180,10 +180,11 @@ public final class NormConfig {
     public static final Duration DEFAULT_RECEIVER_SILENCE = Duration.ofSeconds(1);
     /**
      * A receiver that reports its window (receiver-paced flow control), whose window is full and that says nothing
-     * for this long (or for 8 of its usual gaps between reports, when longer) is no longer paced for until it reports
-     * again: a live FJM2 receiver reports every few milliseconds while data reaches it, so this silence means it died
-     * (the living then see this much of a gap, not the receiver silence) or is starved of CPU (it then catches up by
-     * repairs: the cache still keeps what it has not acknowledged until the receiver silence).
+     * for this long (or 8 of its usual gaps between reports, or twice its longest recent pause, when longer) is no
+     * longer paced for until it reports again: a live FJM2 receiver reports every few milliseconds while data reaches
+     * it, so this silence means it died (the living then see this much of a gap, not the receiver silence) or is
+     * starved of CPU (it then catches up by repairs: the cache still keeps what it has not acknowledged until the
+     * receiver silence).
      */
     public static final Duration DEFAULT_WINDOW_SILENCE = Duration.ofMillis(150);
     /**

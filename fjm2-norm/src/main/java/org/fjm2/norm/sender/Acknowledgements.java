@@ -48,6 +48,8 @@ final class Acknowledgements {
         long lastHeardNanos;
         /** The time between two messages heard from it, smoothed: how often it speaks when alive. */
         long reportGapNanos;
+        /** Its longest recent gap between two messages, decaying by 1/8 per message: how long it pauses when alive. */
+        long peakGapNanos;
         /** When the rounds began waiting for it without hearing from it since (silence counts from there). */
         long waitedSinceNanos;
         /** When it last acknowledged something new (or started being tracked). */
@@ -123,6 +125,14 @@ final class Acknowledgements {
      * waited for {@link #WINDOW_SILENCE_GAPS} of it at most (1.2 s).
      */
     static final long MAX_REPORT_GAP_NANOS = 150_000_000L;
+    /**
+     * A receiver with a full window may also be silent this many of its longest recent gaps ({@link
+     * Receiver#peakGapNanos}): a live receiver on a host starved of CPU reports every few milliseconds, then pauses
+     * for a few hundred (8 subscribers in one JVM on 2 cores); let go at such a pause, it is overrun and repaired.
+     */
+    static final int WINDOW_SILENCE_PEAKS = 2;
+    /** Longest gap counted into {@link Receiver#peakGapNanos}: a receiver heard after a long silence is not held long. */
+    static final long MAX_PEAK_GAP_NANOS = 500_000_000L;
     /** Receivers dropped for making no progress, remembered so that only an acknowledgement tracks them again. */
     static final int MAX_STALLED_REMEMBERED = 1024;
 
@@ -203,8 +213,10 @@ final class Acknowledgements {
         }
         r.missedRounds = 0;
         r.answeredThisRound = true;
-        long gap = Math.min(MAX_REPORT_GAP_NANOS, Math.max(0, nowNanos - r.lastHeardNanos));
-        r.reportGapNanos += (gap - r.reportGapNanos) / REPORT_GAP_SMOOTHING;
+        long gap = Math.max(0, nowNanos - r.lastHeardNanos);
+        r.reportGapNanos += (Math.min(MAX_REPORT_GAP_NANOS, gap) - r.reportGapNanos) / REPORT_GAP_SMOOTHING;
+        r.peakGapNanos = Math.max(Math.min(MAX_PEAK_GAP_NANOS, gap),
+                r.peakGapNanos - r.peakGapNanos / REPORT_GAP_SMOOTHING);
         r.lastHeardNanos = nowNanos;
         r.unansweredAsks = 0;
     }
@@ -439,10 +451,12 @@ final class Acknowledgements {
 
     /**
      * How long a receiver with a full window may be silent: {@code windowSilenceNanos}, or
-     * {@link #WINDOW_SILENCE_GAPS} of its usual gaps between reports when that is longer.
+     * {@link #WINDOW_SILENCE_GAPS} of its usual gaps between reports, or {@link #WINDOW_SILENCE_PEAKS} of its longest
+     * recent one, whichever is longest.
      */
     private static long silenceFor(Receiver r, long windowSilenceNanos) {
-        return Math.max(windowSilenceNanos, WINDOW_SILENCE_GAPS * r.reportGapNanos);
+        return Math.max(windowSilenceNanos,
+                Math.max(WINDOW_SILENCE_GAPS * r.reportGapNanos, WINDOW_SILENCE_PEAKS * r.peakGapNanos));
     }
 
     /**

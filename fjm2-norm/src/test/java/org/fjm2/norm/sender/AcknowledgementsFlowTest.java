@@ -182,6 +182,27 @@ class AcknowledgementsFlowTest {
     }
 
     /**
+     * A live receiver on a starved host reports every few milliseconds, then pauses for hundreds (8 subscribers in
+     * one JVM on 2 cores): after a 300 ms pause it is waited for twice its longest recent gap, not let go at the
+     * window silence (overrun, then repaired); the pause wears off as it reports again.
+     */
+    @Test
+    void aReceiverThatPausedLatelyIsWaitedForTwiceThePause() {
+        long t = 0;
+        for (int i = 0; i < 40; i++, t += 5 * MS) {
+            acks.onWindowReport(1, 89, 10_000, t);      // full, every 5 ms
+        }
+        t += 300 * MS;                                  // a pause, then two more reports
+        acks.onWindowReport(1, 89, 10_000, t);
+        t += 5 * MS;
+        acks.onWindowReport(1, 89, 10_000, t);
+        long held = acks.nextSilenceDeadline(inFlight, t, SILENCE) - t;
+        assertThat(held).as("twice the decayed pause").isBetween(2 * 255 * MS, 2 * 300 * MS);
+        assertThat(acks.releaseSilentWindows(inFlight, t + SILENCE, SILENCE, TIMEOUT)).isFalse();
+        assertThat(acks.releaseSilentWindows(inFlight, t + held, SILENCE, TIMEOUT)).isTrue();
+    }
+
+    /**
      * Neither a slow round trip (one measured through a standing queue: 821 ms in DeadSubscriberTest, whose living
      * subscriber then waited 6.5 s with 8 of it) nor a long silence before it was heard again makes a receiver that
      * reports often wait longer than the window silence.
@@ -191,7 +212,7 @@ class AcknowledgementsFlowTest {
         acks.onWindowReport(1, 89, 10_000, 0);
         acks.onRtt(1, 821 * MS);
         long t = 3_000 * MS;                            // heard again after 3 s
-        for (int i = 0; i < 10; i++, t += 5 * MS) {
+        for (int i = 0; i < 30; i++, t += 5 * MS) {
             acks.onWindowReport(1, 89, 10_000, t);      // full
         }
         long last = t - 5 * MS;
