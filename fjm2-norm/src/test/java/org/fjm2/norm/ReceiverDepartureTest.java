@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
  * Acknowledgement-based flow control waits for every receiver it tracks, so a receiver that goes away must stop
  * holding the sender back: one that closes its session says so (the sender stops waiting at once), one that dies
  * without a word is dropped after the receiver timeout. Both sessions use a small object cache, so the sender can
- * only go on once the departed receiver is no longer waited for, and a maximum hold far longer than the bounded
- * waits below, so that eviction by age cannot be what unblocks it.
+ * only go on once the departed receiver is no longer waited for (after a death it sends twice what the cache holds
+ * even at the 2x overflow allowed while only a silent receiver holds it), and a maximum hold far longer than the
+ * bounded waits below, so that eviction by age cannot be what unblocks it.
  */
 class ReceiverDepartureTest {
 
@@ -64,7 +65,7 @@ class ReceiverDepartureTest {
             sendAndAwait(tx, 0, 2 * CACHE_OBJECTS, stays, dies);
             assertThat(awaitTracked(tx, 2)).as("both receivers are heard, so both are tracked").isEqualTo(2);
             dead.set(true);
-            sendAndAwait(tx, 2 * CACHE_OBJECTS, 4 * CACHE_OBJECTS, stays);
+            sendAndAwait(tx, 2 * CACHE_OBJECTS, 6 * CACHE_OBJECTS, stays);
             assertThat(trackedBySender(tx)).as("the silent receiver was dropped; sender %s", tx.counters())
                     .isEqualTo(1);
         }
