@@ -114,7 +114,8 @@ final class AckPublisher extends WorkerThread implements JournalWriter.Durable {
             if (w.sequence() < start) {
                 continue;   // only if outcomes came out of order: never acknowledge across a failure
             }
-            long[] range = ranges.computeIfAbsent(new Run(w.stream(), start), k -> new long[] {start, w.sequence()});
+            Run key = start == w.runStart() ? run : new Run(w.stream(), start);
+            long[] range = ranges.computeIfAbsent(key, k -> new long[] {start, w.sequence()});
             range[1] = Math.max(range[1], w.sequence());
         }
         return ranges;

@@ -56,11 +56,6 @@ final class Acknowledgements {
         long lastProgressNanos;
         /** It answers every round that lists it (it said "alive"): silence then means it is gone. */
         boolean answersRounds;
-
-        /** Whether its acknowledged watermark is at or after {@code objectId}. */
-        boolean hasAcknowledged(int objectId) {
-            return acked && atOrAfter(ackedObject, objectId);
-        }
         /** Round FLUSHes that listed it since it was last heard, and when the first of them went out. */
         int unansweredAsks;
         long firstUnansweredAskNanos;
@@ -86,6 +81,11 @@ final class Acknowledgements {
             this.lastHeardNanos = nowNanos;
             this.lastProgressNanos = nowNanos;
             this.waitedSinceNanos = nowNanos;
+        }
+
+        /** Whether its acknowledged watermark is at or after {@code objectId}. */
+        boolean hasAcknowledged(int objectId) {
+            return acked && atOrAfter(ackedObject, objectId);
         }
     }
 
@@ -131,7 +131,7 @@ final class Acknowledgements {
      * for a few hundred (8 subscribers in one JVM on 2 cores); let go at such a pause, it is overrun and repaired.
      */
     static final int WINDOW_SILENCE_PEAKS = 2;
-    /** Longest gap counted into {@link Receiver#peakGapNanos}: a receiver heard after a long silence is not held long. */
+    /** Longest gap counted into {@link Receiver#peakGapNanos}: one heard after a long silence is not held long. */
     static final long MAX_PEAK_GAP_NANOS = 500_000_000L;
     /** Receivers dropped for making no progress, remembered so that only an acknowledgement tracks them again. */
     static final int MAX_STALLED_REMEMBERED = 1024;
@@ -401,11 +401,10 @@ final class Acknowledgements {
 
     /**
      * The sender waits on full windows: a receiver whose window is full and that said nothing for
-     * {@code windowSilenceNanos} (or {@link #WINDOW_SILENCE_GAPS} of its usual gaps between reports, when that is
-     * longer: see {@link #silenceFor}) no longer holds the window (the others go on at once; its data stays cached, so it
-     * catches up by repairs if it was only slow to be scheduled), until it reports again; one that keeps reporting
-     * but has read nothing for {@code timeoutNanos} is dropped (a hung application, or a node that pretends). True
-     * when any changed.
+     * {@code windowSilenceNanos} (or longer for one that reports seldom or paused lately: see {@link #silenceFor}) no
+     * longer holds the window (the others go on at once; its data stays cached, so it catches up by repairs if it was
+     * only slow to be scheduled), until it reports again; one that keeps reporting but has read nothing for
+     * {@code timeoutNanos} is dropped (a hung application, or a node that pretends). True when any changed.
      */
     boolean releaseSilentWindows(InFlight inFlight, long nowNanos, long windowSilenceNanos, long timeoutNanos) {
         boolean any = false;
@@ -521,10 +520,10 @@ final class Acknowledgements {
      * {@code Long.MIN_VALUE} when none owes it, or one of them does not answer rounds or was asked fewer than
      * {@link #SILENT_AFTER_ASKS} times since it was last heard (unless flow control let go of it: silent for the
      * window silence with its window full, which is as telling and comes sooner when round FLUSHes are spaced by a
-     * GRTT inflated by a starved host). A receiver that a round lists says it is alive at
-     * least every 20 ms while it cannot acknowledge yet; one that ignores several FLUSHes is dead or starved. Only
-     * FLUSHes count, not time alone: while a sender sends repairs its round's FLUSHes wait, and a receiver collecting
-     * a 1 MiB object on a link losing 30% was 150 ms silent in a round without having been asked.
+     * GRTT inflated by a starved host). A receiver that a round lists says it is alive at least every 20 ms while it
+     * cannot acknowledge yet; one that ignores several FLUSHes is dead or starved. Only FLUSHes count, not time
+     * alone: while a sender sends repairs its round's FLUSHes wait, and a receiver collecting a 1 MiB object on a
+     * link losing 30% was 150 ms silent in a round without having been asked.
      */
     long unansweredOwersSilentAt(int objectId, long silenceNanos) {
         long latest = 0;

@@ -65,7 +65,11 @@ final class TxWindow {
     }
 
     boolean isFull() {
-        return count >= slots.length - 1 || count >= (overflow ? CacheEviction.SILENT_RECEIVER_OVERFLOW * maxObjects : maxObjects);
+        return count >= slots.length - 1 || count >= maxObjects();
+    }
+
+    private int maxObjects() {
+        return overflow ? CacheEviction.SILENT_RECEIVER_OVERFLOW * maxObjects : maxObjects;
     }
 
     /** Whether the cache may hold a multiple of its bound ({@link CacheEviction#SILENT_RECEIVER_OVERFLOW}). */
