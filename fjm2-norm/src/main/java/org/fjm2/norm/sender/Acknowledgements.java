@@ -518,12 +518,13 @@ final class Acknowledgements {
      * When every tracked receiver that has not acknowledged {@code objectId} will have left round FLUSHes unanswered
      * for {@code silenceNanos}: the latest of their deadlines, counted from the first FLUSH it left unanswered.
      * {@code Long.MIN_VALUE} when none owes it, or one of them does not answer rounds or was asked fewer than
-     * {@link #SILENT_AFTER_ASKS} times since it was last heard (unless flow control let go of it: silent for the
-     * window silence with its window full, which is as telling and comes sooner when round FLUSHes are spaced by a
-     * GRTT inflated by a starved host). A receiver that a round lists says it is alive at least every 20 ms while it
-     * cannot acknowledge yet; one that ignores several FLUSHes is dead or starved. Only FLUSHes count, not time
-     * alone: while a sender sends repairs its round's FLUSHes wait, and a receiver collecting a 1 MiB object on a
-     * link losing 30% was 150 ms silent in a round without having been asked.
+     * {@link #SILENT_AFTER_ASKS} times since it was last heard. Not a receiver flow control let go of: that comes
+     * after 150 ms of silence, also for a receiver behind a tunnel whose reports lag, and when such a one is heard
+     * again the cache is over its bound and gives up what it still needed (234 objects lost in the three-LAN mesh).
+     * A receiver that a round lists says it is alive at least every 20 ms while it cannot acknowledge yet; one that
+     * ignores several FLUSHes is dead or starved. Only FLUSHes count, not time alone: while a sender sends repairs
+     * its round's FLUSHes wait, and a receiver collecting a 1 MiB object on a link losing 30% was 150 ms silent in
+     * a round without having been asked.
      */
     long unansweredOwersSilentAt(int objectId, long silenceNanos) {
         long latest = 0;
@@ -533,15 +534,10 @@ final class Acknowledgements {
             if (r.hasAcknowledged(objectId)) {
                 continue;
             }
-            long silentAt;
-            if (r.windowIgnored) {
-                // Released by flow control: silent that long with its window full, though it reports every few ms.
-                silentAt = r.lastHeardNanos + silenceNanos;
-            } else if (!r.answersRounds || r.unansweredAsks < SILENT_AFTER_ASKS) {
+            if (!r.answersRounds || r.unansweredAsks < SILENT_AFTER_ASKS) {
                 return Long.MIN_VALUE;
-            } else {
-                silentAt = r.firstUnansweredAskNanos + silenceNanos;
             }
+            long silentAt = r.firstUnansweredAskNanos + silenceNanos;
             if (!owed || silentAt - latest > 0) {
                 latest = silentAt;
                 owed = true;

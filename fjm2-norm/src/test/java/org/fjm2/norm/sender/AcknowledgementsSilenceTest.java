@@ -115,30 +115,6 @@ class AcknowledgementsSilenceTest {
         assertThat(acks.unansweredOwersSilentAt(5, windowSilence)).as("nobody owes it").isEqualTo(Long.MIN_VALUE);
     }
 
-    /**
-     * A receiver that flow control let go of (its window full and silent for the window silence) counts as silent
-     * for the overflow without 6 unanswered FLUSHes: with round FLUSHes spaced by a GRTT of 230 ms (a starved 2-core
-     * host), 6 of them took longer than the cache took to fill behind a subscriber killed with -9.
-     */
-    @Test
-    void aReceiverReleasedByFlowControlCountsAsSilentForTheOverflow() {
-        long windowSilence = 150 * MS;
-        Acknowledgements.InFlight full = read -> 1_000_000L;
-        aliveAt(0, LIVE);
-        acks.onWindowReport(DEAD, 10, 1_000, 0, full);
-        acks.startRound(5, 20);
-        acks.onAck(LIVE, 5, 10 * MS);
-        clock.now = 200 * MS;
-        assertThat(acks.unansweredOwersSilentAt(5, windowSilence)).as("never asked, not released")
-                .isEqualTo(Long.MIN_VALUE);
-        assertThat(acks.releaseSilentWindows(full, clock.now, windowSilence, 6_000 * MS)).isTrue();
-        assertThat(acks.unansweredOwersSilentAt(5, windowSilence)).as("released: silent since last heard")
-                .isEqualTo(windowSilence);
-        acks.heardFrom(DEAD, 300 * MS);
-        assertThat(acks.unansweredOwersSilentAt(5, windowSilence)).as("heard again: not before the silence again")
-                .isEqualTo(300 * MS + windowSilence);
-    }
-
     private void aliveAt(long now, int node) {
         clock.now = now;
         acks.alive(node, now);
