@@ -4,12 +4,20 @@
 // on stdout (plus READY at start and DONE at the end), which the Java driver turns into rates over a window.
 // The Java twin of this protocol is org.fjm2.bench.norm.Fjm2BenchPeer; keep the two in step.
 //
+// With --files DIR the sender sends every regular file of DIR (in name order) as a NORM file object, its name in
+// NORM_INFO, and keeps serving repairs; with --out DIR the receiver writes every object as a file of DIR (file objects
+// straight into DIR, renamed by their NORM_INFO; data objects written at completion) and exits after --count objects.
+// That is NRL's own file path, the baseline of `fjm2 bench norm --files`.
+//
 // normApi.h does not compile as C (C++ references and default arguments), hence C++.
 
 #include <normApi.h>
 
+#include <dirent.h>
 #include <sys/select.h>
 #include <time.h>
+
+#include <algorithm>
 
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +35,12 @@ const char* const USAGE =
     "send: --size BYTES (8192)  --rate BPS (2e9)  --segment BYTES (1400)  --block K (64)  --parity N (0)\n"
     "      --grtt SEC (0.001 initial estimate)  --grtt-max SEC (10)  --robust N (20 FLUSH repetitions)  --cache-count N (4096 objects)\n"
     "      --cc 1 (NORM-CC congestion control: --rate is the start)  --rate-max BPS (-1: none; the NORM-CC ceiling)\n"
-    "recv: --rx-cache N (4096 objects pending per sender)\n";
+    "      --files DIR (send DIR's files as file objects, name in NORM_INFO, instead of --size data objects)\n"
+    "      --ahead N (0: as many as libnorm takes; else at most N objects enqueued but not yet sent, so that the\n"
+    "      cache holds --cache-count - N sent objects for repair)\n"
+
+    "recv: --rx-cache N (4096 objects pending per sender)  --out DIR (write every object as a file of DIR)\n"
+    "      --count N (with --out: exit once N objects were written; 0: run --seconds)\n";
 
 struct Options {
     bool send = false;
@@ -51,6 +64,10 @@ struct Options {
     unsigned long rxCache = 4096;
     bool cc = false;
     double rateMax = -1.0;
+    std::string filesDir;
+    std::string outDir;
+    unsigned long count = 0;
+    unsigned long ahead = 0;
 };
 
 [[noreturn]] void fail(const std::string& why, int code) {
@@ -106,6 +123,10 @@ Options parse(int argc, char** argv) {
         else if (n == "--rx-cache") o.rxCache = (unsigned long)number(n, v);
         else if (n == "--cc") o.cc = number(n, v) != 0;
         else if (n == "--rate-max") o.rateMax = number(n, v);
+        else if (n == "--files") o.filesDir = v;
+        else if (n == "--out") o.outDir = v;
+        else if (n == "--count") o.count = (unsigned long)number(n, v);
+        else if (n == "--ahead") o.ahead = (unsigned long)number(n, v);
         else fail("unknown option " + n + " (see --help)", 2);
     }
     if (o.size < 1) fail("--size must be at least 1", 2);
@@ -148,6 +169,37 @@ void stat(const Counts& c) {
     std::fflush(stdout);
 }
 
+// The regular files of `dir`, by name.
+std::vector<std::string> listFiles(const std::string& dir) {
+    DIR* d = opendir(dir.c_str());
+    if (d == nullptr) fail("cannot read directory " + dir, 2);
+    std::vector<std::string> names;
+    while (struct dirent* entry = readdir(d)) {
+        if (entry->d_type == DT_REG) names.push_back(entry->d_name);
+    }
+    closedir(d);
+    if (names.empty()) fail("no files in " + dir, 2);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// NORM_INFO reduced to a plain file name (letters, digits, '.', '_', '-'), else object-<sequence>.bin.
+std::string safeFileName(NormObjectHandle object, unsigned long sequence) {
+    std::string name;
+    if (NormObjectHasInfo(object)) {
+        std::vector<char> info(NormObjectGetInfoLength(object) + 1);
+        UINT16 length = NormObjectGetInfo(object, info.data(), (UINT16)info.size());
+        for (UINT16 i = 0; i < length; i++) {
+            char c = info[i];
+            bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                         c == '_' || c == '-';
+            name += plain ? c : '_';
+        }
+    }
+    if (name.empty() || name[0] == '.') name = "object-" + std::to_string(sequence) + ".bin";
+    return name;
+}
+
 int runSender(const Options& o) {
     NormInstanceHandle instance = NormCreateInstance();
     NormSessionHandle session = openSession(instance, o);
@@ -172,13 +224,26 @@ int runSender(const Options& o) {
     std::printf("READY role=send node=%lu\n", o.id);
     std::fflush(stdout);
 
+    std::vector<std::string> files = o.filesDir.empty() ? std::vector<std::string>() : listFiles(o.filesDir);
     Counts enqueued;
+    unsigned long sent = 0;  // objects whose first transmission ended (NORM_TX_OBJECT_SENT)
     double start = now();
     double nextReport = start + o.report;
     while (true) {
-        while (NormDataEnqueue(session, content.data(), (UINT32)o.size) != NORM_OBJECT_INVALID) {
-            enqueued.objects++;
-            enqueued.bytes += o.size;
+        if (files.empty()) {
+            while ((o.ahead == 0 || enqueued.objects - sent < o.ahead) &&
+                   NormDataEnqueue(session, content.data(), (UINT32)o.size) != NORM_OBJECT_INVALID) {
+                enqueued.objects++;
+                enqueued.bytes += o.size;
+            }
+        } else {
+            while (enqueued.objects < files.size() && (o.ahead == 0 || enqueued.objects - sent < o.ahead)) {
+                const std::string& name = files[enqueued.objects];
+                std::string path = o.filesDir + "/" + name;
+                NormObjectHandle object = NormFileEnqueue(session, path.c_str(), name.data(), (unsigned int)name.size());
+                if (object == NORM_OBJECT_INVALID) break;  // the queue is full: wait for TX_QUEUE_VACANCY
+                enqueued.objects++;
+            }
         }
         double t = now();
         if (t >= nextReport) {
@@ -187,7 +252,8 @@ int runSender(const Options& o) {
         }
         if (t - start >= o.seconds) break;
         NormEvent e;
-        nextEvent(instance, e, nextReport - t);  // TX_QUEUE_VACANCY (or any event) lets us enqueue again
+        // TX_QUEUE_VACANCY, TX_OBJECT_SENT (or any event) lets us enqueue again
+        if (nextEvent(instance, e, nextReport - t) && e.type == NORM_TX_OBJECT_SENT) sent++;
     }
     std::printf("DONE role=send objects=%lu\n", enqueued.objects);
     std::fflush(stdout);
@@ -199,6 +265,10 @@ int runSender(const Options& o) {
 
 int runReceiver(const Options& o) {
     NormInstanceHandle instance = NormCreateInstance();
+    // file objects are written into the output directory as they arrive, under a temporary name until their info
+    if (!o.outDir.empty() && !NormSetCacheDirectory(instance, (o.outDir + "/").c_str())) {
+        fail("cannot use directory " + o.outDir, 2);
+    }
     NormSessionHandle session = openSession(instance, o);
     NormSetDefaultSyncPolicy(session, NORM_SYNC_CURRENT);
     NormSetRxCacheLimit(session, (unsigned short)(o.rxCache > 65535 ? 65535 : o.rxCache));
@@ -219,9 +289,25 @@ int runReceiver(const Options& o) {
         if (t - start >= o.seconds) break;
         NormEvent e;
         if (!nextEvent(instance, e, nextReport - t)) continue;
-        if (e.type == NORM_RX_OBJECT_COMPLETED) {
+        if (e.type == NORM_RX_OBJECT_INFO && !o.outDir.empty() && NormObjectGetType(e.object) == NORM_OBJECT_FILE) {
+            std::string path = o.outDir + "/" + safeFileName(e.object, received.objects + received.aborted);
+            if (!NormFileRename(e.object, path.c_str())) fail("cannot rename to " + path, 1);
+        } else if (e.type == NORM_RX_OBJECT_COMPLETED) {
+            unsigned long long size = (unsigned long long)NormObjectGetSize(e.object);
+            if (!o.outDir.empty() && NormObjectGetType(e.object) == NORM_OBJECT_DATA) {
+                std::string path = o.outDir + "/" + safeFileName(e.object, received.objects + received.aborted);
+                FILE* f = std::fopen(path.c_str(), "wb");
+                if (f == nullptr || std::fwrite(NormDataAccessData(e.object), 1, size, f) != size) {
+                    fail("cannot write " + path, 1);
+                }
+                std::fclose(f);
+            }
             received.objects++;
-            received.bytes += (unsigned long long)NormObjectGetSize(e.object);
+            received.bytes += size;
+            if (o.count > 0 && received.objects >= o.count) {
+                stat(received);
+                break;
+            }
         } else if (e.type == NORM_RX_OBJECT_ABORTED) {
             received.aborted++;
         }

@@ -39,8 +39,8 @@ public final class PeerProcess implements AutoCloseable {
         this.name = name;
         this.process = new ProcessBuilder(command).start();
         process.getOutputStream().close();
-        daemon(name + "-out", () -> readStdout(process.getInputStream()));
-        daemon(name + "-err", () -> readStderr(process.getErrorStream()));
+        ChildProcesses.daemon(name + "-out", () -> readStdout(process.getInputStream()));
+        ChildProcesses.daemon(name + "-err", () -> readStderr(process.getErrorStream()));
     }
 
     /** Waits for the peer's READY line; fails naming stderr when it exits or times out first. */
@@ -161,18 +161,6 @@ public final class PeerProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            process.destroy();
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(5, TimeUnit.SECONDS);
-            }
-        }
-    }
-
-    private static void daemon(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        t.start();
+        ChildProcesses.stop(process);
     }
 }

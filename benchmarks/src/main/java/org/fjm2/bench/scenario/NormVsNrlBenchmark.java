@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
  * object size, four pairs of separate processes: NRL -> NRL (the baseline), fjm2 -> fjm2, fjm2 -> NRL and
  * NRL -> fjm2. Same segment size, block size and parity on both engines; both paced at {@code --rate}; each sender
  * enqueues one object size as fast as its engine accepts. Objects/s and MB/s are counted at the receiver over a
- * window after warm-up; the ratio is objects/s against the same size's NRL -> NRL pair.
+ * window after warm-up; the ratio is objects/s against the same size's NRL -> NRL pair. With {@code --files N}, the
+ * file path instead ({@link NormFilesBenchmark}).
  */
 @Command(name = "norm", mixinStandardHelpOptions = true,
         description = "fjm2-norm vs NRL NORM (libnorm peers): objects/s and MB/s at the receiver, same loopback, "
@@ -80,6 +81,39 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
             + "-XX:StartFlightRecording=duration=30s,filename=rx.jfr).")
     List<String> jvmOptions = new ArrayList<>();
 
+    @Option(names = "--files", paramLabel = "N", defaultValue = "0",
+            description = {"Measure the file path instead: N files of --file-size from fjm2 norm send to fjm2 norm"
+                    + " recv (the CLI, own JVMs) and NRL's file path (NormFileEnqueue, cache directory), from the"
+                    + " sender's start to the last file written, every file compared. 0: objects in memory."
+                    + " Default: ${DEFAULT-VALUE}."})
+    int files;
+
+    @Option(names = "--file-size", converter = QuantityConverters.Bytes.class, defaultValue = "8192",
+            description = "--files: bytes per file. Default: ${DEFAULT-VALUE}.")
+    int fileSize;
+
+    @Option(names = "--nrl-file-rates", converter = QuantityConverters.BitRate.class, split = ",",
+            defaultValue = "200000000,300000000",
+            description = {"--files: NRL senders' rates, bit/s, each measured (fjm2 senders use --rate); the"
+                    + " baseline is NRL -> NRL at the fastest of them that delivered every file. NRL's file path,"
+                    + " paced by nothing but its rate, gave up files at 300 Mbit/s and above here. Default:"
+                    + " ${DEFAULT-VALUE}."})
+    long[] nrlFileRates;
+
+    @Option(names = "--nrl-ahead", paramLabel = "N", defaultValue = "256",
+            description = {"--files: an NRL sender enqueues at most N objects beyond those it has sent (nrlbench"
+                    + " --ahead; 0: as many as libnorm takes). libnorm accepts up to its cache count (4096) at once"
+                    + " and purges the oldest objects to take more, so a sender far ahead keeps only a fraction of a"
+                    + " second of what it sent for repair. Default: ${DEFAULT-VALUE}."})
+    int nrlAhead;
+
+    @Option(names = "--files-dir", paramLabel = "DIR", defaultValue = "/dev/shm",
+            description = {"--files: where the files are written and received (a fresh directory inside, deleted"
+                    + " after). The default, tmpfs, costs every pair the same: on ext4, creating files soon after"
+                    + " many were deleted (the previous pair's) spends seconds scanning for free inodes."
+                    + " Default: ${DEFAULT-VALUE} (the temporary directory where missing)."})
+    Path filesDir;
+
     @Option(names = "--quick", description = "Short runs (under a minute in all).")
     boolean quick;
 
@@ -100,6 +134,14 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
         if (reason != null) {
             System.err.println("fjm2 bench norm: " + reason);
             return 2;
+        }
+        if (files > 0) {
+            if (!NormFilesBenchmark.cliOnClassPath()) {
+                System.err.println("fjm2 bench norm --files: run it as bin/fjm2 bench (the fjm2 CLI is not on the"
+                        + " class path)");
+                return 2;
+            }
+            return new NormFilesBenchmark(this, NrlBenchBinary.ensureBuilt()).run(selectedPairs());
         }
         double measure = quick ? Math.min(seconds, QUICK_MEASURE_SECONDS) : seconds;
         double warm = quick ? Math.min(warmup, QUICK_WARMUP_SECONDS) : warmup;
@@ -226,6 +268,11 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
         if (segment < 64 || segment > 8192 || block < 1 || block > 255 || parity < 0 || block + parity > 255) {
             throw new IllegalArgumentException("need --segment 64..8192, --block 1..255, --parity >= 0, "
                     + "block + parity <= 255");
+        }
+        if (files < 0 || files > 1_000_000 || fileSize < 1 || fileSize > 64 << 20
+                || nrlAhead < 0 || nrlFileRates.length == 0 || Arrays.stream(nrlFileRates).anyMatch(r -> r <= 0)) {
+            throw new IllegalArgumentException("need --files 0..1000000, --file-size 1..67108864, --nrl-file-rates"
+                    + " > 0");
         }
         for (String p : pairs) {
             if (!List.of("all", "nrl-nrl", "fjm2-fjm2", "fjm2-nrl", "nrl-fjm2").contains(p)) {

@@ -1,7 +1,9 @@
 package org.fjm2.cli.norm;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -101,6 +103,12 @@ public final class NormRecvCommand implements Callable<Integer> {
     /** Largest --max-size: one object is one buffer. */
     static final long MAX_OBJECT_SIZE = Integer.MAX_VALUE - 64;
 
+    /**
+     * Bytes of per-file lines gathered before they go to stdout, whole lines only: PIPE_BUF, the most a pipe takes
+     * in one piece, so that when stdout and stderr share a pipe no log line lands inside a file's line.
+     */
+    static final int LINE_BUFFER_BYTES = 4096;
+
     /** Longest wait for the next object between checks of the deadline and the progress line. */
     private static final long POLL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -154,6 +162,8 @@ public final class NormRecvCommand implements Callable<Integer> {
                 events.add(new Event(sender.nodeId(), objectId, null, null, reason));
             }
         };
+        // a line per file, written in batches of whole lines: flushed whenever no file is waiting
+        PrintStream lines = new PrintStream(new BufferedOutputStream(stdout, LINE_BUFFER_BYTES), false);
         int written = 0;
         int lost = 0;
         long bytes = 0;
@@ -165,36 +175,46 @@ public final class NormRecvCommand implements Callable<Integer> {
             }
             ReceiveProgress shown = new ReceiveProgress(stderr, quiet ? Duration.ZERO : progressInterval,
                     norm.counters(), start);
-            while (count == 0 || written < count) {
-                long now = System.nanoTime();
-                shown.maybePrint(now, written, bytes, lost);
-                long wait = deadline == Long.MAX_VALUE ? POLL_NANOS : deadline - now;
-                if (wait <= 0) {
-                    stderr.printf("fjm2 norm recv: timed out after %.1f s with %d of %d objects (%d lost)%n",
-                            (now - start) / 1e9, written, count, lost);
-                    return 1;
-                }
-                Event e = events.poll(Math.min(wait, shown.nanosUntilDue(now, POLL_NANOS)), TimeUnit.NANOSECONDS);
-                if (e == null) {
-                    continue;
-                }
-                if (e.lost != null) {
-                    lost++;
-                    stderr.printf("LOST object %d from node %s: %s%n", e.objectId,
-                            Integer.toUnsignedString(e.sender), e.lost.description());
-                    continue;
-                }
-                try {
-                    Path file = write(e);
-                    written++;
-                    bytes += e.data.readableBytes();
-                    if (!quiet) {
-                        stdout.printf("received %s (%d bytes, object %d from node %s)%n", file,
-                                e.data.readableBytes(), e.objectId, Integer.toUnsignedString(e.sender));
+            try {
+                while (count == 0 || written < count) {
+                    long now = System.nanoTime();
+                    shown.maybePrint(now, written, bytes, lost);
+                    long wait = deadline == Long.MAX_VALUE ? POLL_NANOS : deadline - now;
+                    if (wait <= 0) {
+                        stderr.printf("fjm2 norm recv: timed out after %.1f s with %d of %d objects (%d lost)%n",
+                                (now - start) / 1e9, written, count, lost);
+                        return 1;
                     }
-                } finally {
-                    e.data.release();
+                    Event e = events.poll();
+                    if (e == null) {
+                        lines.flush(); // the lines of what was written, before waiting for more
+                        e = events.poll(Math.min(wait, shown.nanosUntilDue(now, POLL_NANOS)), TimeUnit.NANOSECONDS);
+                    }
+                    if (e == null) {
+                        continue;
+                    }
+                    if (e.lost != null) {
+                        lost++;
+                        stderr.printf("LOST object %d from node %s: %s%n", e.objectId,
+                                Integer.toUnsignedString(e.sender), e.lost.description());
+                        continue;
+                    }
+                    try {
+                        Path file = write(e);
+                        written++;
+                        bytes += e.data.readableBytes();
+                        if (!quiet) {
+                            // one piece per line (see LINE_BUFFER_BYTES); no Formatter at thousands of files a second
+                            lines.print("received " + file + " (" + e.data.readableBytes() + " bytes, object "
+                                    + e.objectId + " from node " + Integer.toUnsignedString(e.sender) + ")"
+                                    + System.lineSeparator());
+                        }
+                    } finally {
+                        e.data.release();
+                    }
                 }
+            } finally {
+                lines.flush();
             }
             if (!lingerTime.isZero()) {
                 Thread.sleep(lingerTime.toMillis());
@@ -287,9 +307,14 @@ public final class NormRecvCommand implements Callable<Integer> {
             name = "object-" + Integer.toUnsignedString(e.sender) + "-" + e.objectId + ".bin";
         }
         Path file = out.resolve(name);
-        try (OutputStream os = Files.newOutputStream(file, StandardOpenOption.CREATE,
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            e.data.getBytes(e.data.readerIndex(), os, e.data.readableBytes());
+            // straight from the (direct) buffer: no copy through a heap array
+            ByteBuffer[] parts = e.data.nioBuffers();
+            long remaining = e.data.readableBytes();
+            while (remaining > 0) {
+                remaining -= channel.write(parts);
+            }
         }
         return file;
     }

@@ -79,7 +79,8 @@ public final class NormSendCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress lines on stderr.")
     boolean quiet;
 
-    @Parameters(paramLabel = "FILE", arity = "0..*", description = "Files to send, in order (none with --stream).")
+    @Parameters(paramLabel = "FILE", arity = "0..*", description = {"Files to send, in order (none with --stream);"
+            + " a directory sends its regular files in name order (not its subdirectories)."})
     List<Path> files = new ArrayList<>();
 
     @Option(names = "--stream", description = "Send stdin as a stream instead of files as objects.")
@@ -121,6 +122,7 @@ public final class NormSendCommand implements Callable<Integer> {
             }
             return sendStream(rateBps);
         }
+        files = expandDirectories(files);
         if (files.isEmpty()) {
             throw new IllegalArgumentException("FILE: at least one file (or --stream)");
         }
@@ -293,6 +295,27 @@ public final class NormSendCommand implements Callable<Integer> {
             err.printf("stream ended: %d bytes in %.2f s (%.1f MB/s)%n", sent, seconds, sent / seconds / 1e6);
         }
         return 0;
+    }
+
+    /** The arguments with each directory replaced by its regular files, by name. */
+    static List<Path> expandDirectories(List<Path> arguments) throws java.io.IOException {
+        List<Path> expanded = new ArrayList<>();
+        for (Path argument : arguments) {
+            if (!Files.isDirectory(argument)) {
+                expanded.add(argument);
+                continue;
+            }
+            List<Path> inside = new ArrayList<>();
+            try (java.util.stream.Stream<Path> listing = Files.list(argument)) {
+                listing.filter(Files::isRegularFile).forEach(inside::add);
+            }
+            if (inside.isEmpty()) {
+                throw new IllegalArgumentException("FILE: no regular files in directory " + argument);
+            }
+            inside.sort(java.util.Comparator.comparing(p -> p.getFileName().toString()));
+            expanded.addAll(inside);
+        }
+        return expanded;
     }
 
     private static long remaining(long deadline) {

@@ -147,6 +147,21 @@ class NormToolTest {
     }
 
     @Test
+    void aDirectoryArgumentSendsItsRegularFilesByName() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("many"));
+        Files.createDirectories(in.resolve("sub"));
+        for (String name : new String[] {"c.bin", "a.bin", "b.bin"}) {
+            Files.write(in.resolve(name), new byte[] {1});
+        }
+        Path single = Files.write(dir.resolve("z.bin"), new byte[] {2});
+        assertThat(NormSendCommand.expandDirectories(java.util.List.of(single, in)))
+                .containsExactly(single, in.resolve("a.bin"), in.resolve("b.bin"), in.resolve("c.bin"));
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertThat(run(new NormSendCommand(), "--group", "239.1.1.1:6003", empty.toString()))
+                .as("a directory without files").isEqualTo(2);
+    }
+
+    @Test
     void helpDocumentsStreams() {
         StringWriter recvHelp = new StringWriter();
         CommandLine recv = new CommandLine(new NormRecvCommand());
