@@ -15,15 +15,21 @@ import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
+import org.fjm2.bench.options.RmemMaxOption;
+import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code fjm2 bench norm}: fjm2-norm against NRL NORM (libnorm) on the same loopback multicast, in one run. For each
  * object size, four pairs of separate processes: NRL -> NRL (the baseline), fjm2 -> fjm2, fjm2 -> NRL and
  * NRL -> fjm2. Same segment size, block size and parity on both engines; both paced at {@code --rate}; each sender
  * enqueues one object size as fast as its engine accepts. Objects/s and MB/s are counted at the receiver over a
- * window after warm-up; the ratio is objects/s against the same size's NRL -> NRL pair. With {@code --files N}, the
+ * window after warm-up; the ratio is objects/s against the same size's NRL -> NRL pair (under the same receive
+ * buffer cap, with {@code --rmem-max}, which runs everything once per cap). With {@code --files N}, the
  * file path instead ({@link NormFilesBenchmark}).
  */
 @Command(name = "norm", mixinStandardHelpOptions = true,
@@ -114,6 +120,12 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE} (the temporary directory where missing)."})
     Path filesDir;
 
+    @Mixin
+    RmemMaxOption rmemMax = new RmemMaxOption();
+
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--quick", description = "Short runs (under a minute in all).")
     boolean quick;
 
@@ -147,46 +159,53 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
         double warm = quick ? Math.min(warmup, QUICK_WARMUP_SECONDS) : warmup;
         List<Engine[]> selected = selectedPairs();
         PeerLauncher launcher = new PeerLauncher(NrlBenchBinary.ensureBuilt(), jvmOptions);
-        ProgressBar progress = new ProgressBar("norm", (long) sizes.length * selected.size() * runs);
+        rmemMax.validate(spec.commandLine());
+        ProgressBar progress = new ProgressBar("norm",
+                (long) sizes.length * selected.size() * runs * Math.max(1, rmemMax.caps().length));
         ResultTable table = new ResultTable("fjm2-norm vs NRL NORM, 1 sender -> 1 receiver, loopback multicast, "
                 + "segment " + segment + " B, block " + block + ", parity " + parity + ", rate "
                 + String.format("%.2g", (double) rate) + " bit/s",
                 "object_bytes", "sender", "receiver", "objects_per_s", "MB_per_s", "aborted", "vs_nrl_nrl",
-                "runs_objects_per_s");
-        int port = 31000 + (int) (ProcessHandle.current().pid() % 500) * 64;
+                "runs_objects_per_s", "rmem_max_B");
+        int[] port = {31000 + (int) (ProcessHandle.current().pid() % 500) * 64};
+        int capCount = Math.max(1, rmemMax.caps().length);
         List<double[]> mbps = new ArrayList<>();
         for (int p = 0; p < selected.size(); p++) {
-            mbps.add(new double[sizes.length]);
+            mbps.add(new double[sizes.length * capCount]);
         }
-        for (int i = 0; i < sizes.length; i++) {
-            List<List<PeerProcess.Rate>> perPair = new ArrayList<>();
-            for (int p = 0; p < selected.size(); p++) {
-                perPair.add(new ArrayList<>());
-            }
-            for (int run = 0; run < runs; run++) {
+        List<String> categories = new ArrayList<>();
+        rmemMax.forEachCap(System.out, cap -> {
+            for (int i = 0; i < sizes.length; i++) {
+                List<List<PeerProcess.Rate>> perPair = new ArrayList<>();
+                for (int p = 0; p < selected.size(); p++) {
+                    perPair.add(new ArrayList<>());
+                }
+                for (int run = 0; run < runs; run++) {
+                    for (int p = 0; p < selected.size(); p++) {
+                        Engine[] pair = selected.get(p);
+                        PeerProcess.Rate r = measurePair(launcher, pair[0], pair[1], sizes[i], port[0]++, warm,
+                                measure);
+                        perPair.get(p).add(r);
+                        progress.step(pair[0].label + " -> " + pair[1].label + ", " + sizes[i] + " B, run "
+                                + (run + 1) + ": " + String.format("%.0f objects/s", r.objectsPerSecond()));
+                    }
+                }
+                double baseline = median(perPair.get(0)).objectsPerSecond();
+                int column = categories.size();
                 for (int p = 0; p < selected.size(); p++) {
                     Engine[] pair = selected.get(p);
-                    PeerProcess.Rate r = measurePair(launcher, pair[0], pair[1], sizes[i], port++, warm, measure);
-                    perPair.get(p).add(r);
-                    progress.step(pair[0].label + " -> " + pair[1].label + ", " + sizes[i] + " B, run " + (run + 1)
-                            + ": " + String.format("%.0f objects/s", r.objectsPerSecond()));
+                    PeerProcess.Rate r = median(perPair.get(p));
+                    table.row((long) sizes[i], pair[0].label, pair[1].label, r.objectsPerSecond(),
+                            r.megabytesPerSecond(), r.aborted(), baseline == 0 ? 0 : r.objectsPerSecond() / baseline,
+                            runsText(perPair.get(p)), cap.orElse(0));
+                    mbps.get(p)[column] = r.megabytesPerSecond();
                 }
+                categories.add(sizeLabel(sizes[i]) + (rmemMax.isSet() && cap.isPresent()
+                        ? ", rmem " + Quantities.formatBytes(cap.getAsLong()) : ""));
             }
-            double baseline = median(perPair.get(0)).objectsPerSecond();
-            for (int p = 0; p < selected.size(); p++) {
-                Engine[] pair = selected.get(p);
-                PeerProcess.Rate r = median(perPair.get(p));
-                table.row((long) sizes[i], pair[0].label, pair[1].label, r.objectsPerSecond(), r.megabytesPerSecond(),
-                        r.aborted(), baseline == 0 ? 0 : r.objectsPerSecond() / baseline, runsText(perPair.get(p)));
-                mbps.get(p)[i] = r.megabytesPerSecond();
-            }
-        }
+        });
         table.print(System.out);
         table.writeCsv(out.resolve("norm.csv"));
-        List<String> categories = new ArrayList<>();
-        for (int s : sizes) {
-            categories.add(s >= 1 << 20 ? (s >> 20) + " MB" : s >= 1024 ? (s >> 10) + " KB" : s + " B");
-        }
         List<String> names = new ArrayList<>();
         for (Engine[] pair : selected) {
             names.add(pair[0].label + " -> " + pair[1].label);
@@ -222,6 +241,10 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
                 return receiver.rate(from, to);
             }
         }
+    }
+
+    private static String sizeLabel(int s) {
+        return s >= 1 << 20 ? (s >> 20) + " MB" : s >= 1024 ? (s >> 10) + " KB" : s + " B";
     }
 
     /** The run with the median objects/s (the lower middle one for an even count). */

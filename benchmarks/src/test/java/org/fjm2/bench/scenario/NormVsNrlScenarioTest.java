@@ -48,7 +48,7 @@ class NormVsNrlScenarioTest {
         assertThat(objectsPerSecond(csv.get(1))).as("NRL -> NRL objects/s").isPositive();
         for (String row : csv.subList(1, csv.size())) {
             assertThat(objectsPerSecond(row)).as("objects/s in %s", row).isNotNegative();
-            assertThat(row.split(",")).as("columns of %s", row).hasSize(8);
+            assertThat(row.split(",")).as("columns of %s", row).hasSize(9);
         }
         assertThat(Files.size(out.resolve("norm.png"))).isPositive();
     }
