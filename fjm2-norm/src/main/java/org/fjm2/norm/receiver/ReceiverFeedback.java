@@ -30,9 +30,10 @@ final class ReceiverFeedback {
     private final RemoteSenderInfo sender;
     private final FeedbackFlyweight feedback = new FeedbackFlyweight();
 
-    // GRTT echo: the latest NORM_CMD(CC) send time and when we heard it.
+    // GRTT echo (ProbeEcho): the NORM_CMD(CC) kept, its send time and when we read it; echoable from the second one.
     private long ccSendMicros;
     private long ccRecvMicros;
+    private boolean ccEchoable;
     private int ccSequence;
     /** NORM-CC state, once the sender's probes carry EXT_CC_RATE: every NACK and ACK then carries our feedback. */
     private CongestionFeedback congestion;
@@ -59,25 +60,22 @@ final class ReceiverFeedback {
         return congestion.write(packet, index);
     }
 
-    /** A NORM_CMD(CC) probe arrived: its send time is echoed in our next feedback. */
-    void onProbe(long sendSeconds, long sendMicros, int sequence) {
-        ccSendMicros = sendSeconds * 1_000_000L + sendMicros;
-        ccRecvMicros = ctx.micros();
-        ccSequence = sequence;
-    }
-
-    /** grtt_response: the last CC send time plus how long we held it, in the sender's microseconds. */
-    private long grttResponse() {
-        if (ccSendMicros == 0) {
-            return 0;
+    /** A NORM_CMD(CC) probe arrived: echoed in our next feedback unless we read it late ({@link ProbeEcho}). */
+    void onProbe(long sendSeconds, long sendMicros, int sequence, double grttSeconds) {
+        long send = sendSeconds * 1_000_000L + sendMicros;
+        long read = ctx.micros();
+        ccEchoable = ccSendMicros != 0;
+        if (ProbeEcho.replaces(ccSendMicros, ccRecvMicros, send, read, grttSeconds)) {
+            ccSendMicros = send;
+            ccRecvMicros = read;
         }
-        return ccSendMicros + (ctx.micros() - ccRecvMicros);
+        ccSequence = sequence;
     }
 
     /** Wraps {@code length} bytes of the packet and writes the feedback header (with grtt_response) into them. */
     private void writeHeader(ByteBuf packet, int length, int type, int ackType, int headerLength) {
         feedback.wrap(packet, packet.writerIndex(), length);
-        long response = grttResponse();
+        long response = ProbeEcho.response(ccSendMicros, ccRecvMicros, ccEchoable, ctx.micros());
         feedback.writeFeedbackHeader(type, ctx.nextSequence(), ctx.nodeId(), sender.nodeId(), sender.instanceId(),
                 ackType, 0, response / 1_000_000L, response % 1_000_000L);
         feedback.headerLength(headerLength);

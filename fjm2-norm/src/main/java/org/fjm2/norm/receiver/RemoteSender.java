@@ -387,7 +387,7 @@ public final class RemoteSender implements RemoteSenderInfo {
     }
 
     private void onCc(CommandFlyweight cmd) {
-        feedback.onProbe(cmd.sendTimeSeconds(), cmd.sendTimeMicros(), cmd.ccSequence());
+        feedback.onProbe(cmd.sendTimeSeconds(), cmd.sendTimeMicros(), cmd.ccSequence(), grtt);
         if (gone || config.silentReceiver()) {
             return;
         }
