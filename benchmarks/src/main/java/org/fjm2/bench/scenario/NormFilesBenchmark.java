@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.ToLongFunction;
@@ -111,7 +110,7 @@ final class NormFilesBenchmark {
                     Case one = cases.get(c);
                     Path out = work.resolve("out-" + c + "-" + run);
                     Transfer t = transfer(one, source, out, port++);
-                    deleteTree(out);
+                    Directories.deleteTree(out);
                     perCase.get(c).add(t);
                     progress.step(one.label() + ", run " + (run + 1) + ": "
                             + String.format("%d of %d files intact in %.2f s", t.intact(), files, t.seconds()));
@@ -149,7 +148,7 @@ final class NormFilesBenchmark {
                     + options.out.resolve("norm-files.png"));
             return 0;
         } finally {
-            deleteTree(work);
+            Directories.deleteTree(work);
         }
     }
 
@@ -272,27 +271,10 @@ final class NormFilesBenchmark {
 
     /** The run with the median objects/s (a run that lost files counts as 0). */
     static Transfer median(List<Transfer> runs, int files) {
-        List<Transfer> sorted = new ArrayList<>(runs);
-        sorted.sort(Comparator.comparingDouble(t -> t.objectsPerSecond(files)));
-        return sorted.get((sorted.size() - 1) / 2);
+        return Runs.median(runs, t -> t.objectsPerSecond(files));
     }
 
     private static String runsText(List<Transfer> runs, int files) {
-        StringBuilder text = new StringBuilder();
-        for (Transfer t : runs) {
-            text.append(text.isEmpty() ? "" : "/").append(Math.round(t.objectsPerSecond(files)));
-        }
-        return text.toString();
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
+        return Runs.text(runs, t -> t.objectsPerSecond(files));
     }
 }

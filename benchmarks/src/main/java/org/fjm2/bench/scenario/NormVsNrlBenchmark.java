@@ -249,18 +249,12 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
 
     /** The run with the median objects/s (the lower middle one for an even count). */
     static PeerProcess.Rate median(List<PeerProcess.Rate> rates) {
-        List<PeerProcess.Rate> sorted = new ArrayList<>(rates);
-        sorted.sort(java.util.Comparator.comparingDouble(PeerProcess.Rate::objectsPerSecond));
-        return sorted.get((sorted.size() - 1) / 2);
+        return Runs.median(rates, PeerProcess.Rate::objectsPerSecond);
     }
 
     /** Every run's objects/s, e.g. "2780/6888/12490". */
     private static String runsText(List<PeerProcess.Rate> rates) {
-        StringBuilder text = new StringBuilder();
-        for (PeerProcess.Rate r : rates) {
-            text.append(text.isEmpty() ? "" : "/").append(Math.round(r.objectsPerSecond()));
-        }
-        return text.toString();
+        return Runs.text(rates, PeerProcess.Rate::objectsPerSecond);
     }
 
     private List<Engine[]> selectedPairs() {

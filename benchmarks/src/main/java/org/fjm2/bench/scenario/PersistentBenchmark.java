@@ -1,17 +1,14 @@
 package org.fjm2.bench.scenario;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.CompletionListener;
@@ -125,7 +122,7 @@ public final class PersistentBenchmark implements Callable<Integer> {
             }
         } finally {
             if (data == null) {
-                deleteTree(root);
+                Directories.deleteTree(root);
             }
         }
         Result base = results.get(0);
@@ -285,13 +282,5 @@ public final class PersistentBenchmark implements Callable<Integer> {
         BytesMessage m = session.createBytesMessage();
         m.writeBytes(body);
         return m;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

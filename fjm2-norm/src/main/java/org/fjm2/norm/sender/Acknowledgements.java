@@ -519,8 +519,8 @@ final class Acknowledgements {
      * for {@code silenceNanos}: the latest of their deadlines, counted from the first FLUSH it left unanswered.
      * {@code Long.MIN_VALUE} when none owes it, or one of them does not answer rounds or was asked fewer than
      * {@link #SILENT_AFTER_ASKS} times since it was last heard. Not a receiver flow control let go of: that comes
-     * after 150 ms of silence, also for a receiver behind a tunnel whose reports lag, and when such a one is heard
-     * again the cache is over its bound and gives up what it still needed (234 objects lost in the three-LAN mesh).
+     * after 150 ms of silence, also for a receiver behind a tunnel whose reports lag, and counting it let the sender run
+     * twice its cache ahead of a live receiver (the three-LAN mesh then lost 234 objects; the rule was taken back).
      * A receiver that a round lists says it is alive at least every 20 ms while it cannot acknowledge yet; one that
      * ignores several FLUSHes is dead or starved. Only FLUSHes count, not time alone: while a sender sends repairs
      * its round's FLUSHes wait, and a receiver collecting a 1 MiB object on a link losing 30% was 150 ms silent in
