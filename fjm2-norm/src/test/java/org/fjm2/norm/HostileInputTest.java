@@ -10,6 +10,7 @@ import io.netty.buffer.Unpooled;
 import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormCounters;
 import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.receiver.RemoteSenderTable;
 import org.fjm2.testkit.Await;
 import org.junit.jupiter.api.Test;
 
@@ -152,6 +153,41 @@ class HostileInputTest {
             assertThat(used.allocated()).as("bytes allocated for 4,000 EOTs").isLessThan(64L << 20);
             assertThat(Await.until(() -> rx.remoteSenderCount() == 0, Duration.ofSeconds(10)))
                     .as("every forged sender forgotten after its timeout, %d left", rx.remoteSenderCount()).isTrue();
+        }
+    }
+
+    /**
+     * A real sender pauses while a keyless node forges 4,000 source ids, each completing one object of garbage (the CI
+     * failure of HostileLanTest): the full table gives up forged senders, never the real one that has delivered
+     * many objects. Before the fix, a forged id that completed one object ranked with the real sender, and the
+     * least recently heard went: the paused real sender, whose in-flight objects were then lost.
+     */
+    @Test
+    void forgedSendersThatCompleteAnObjectDoNotPushOutAnEstablishedSender() throws Exception {
+        NormConfig base = TestGroups.fresh().toBuilder().maxRemoteSenders(64).build();
+        ObjectCollector collector = new ObjectCollector();
+        int realSender = 60;
+        try (NormSession rx = NormSession.open(base.toBuilder().nodeId(61).build(), collector, 1);
+             NormSession tx = NormSession.open(base.toBuilder().nodeId(realSender).build(), null, 2);
+             ForgedPackets attacker = new ForgedPackets(base)) {
+            int established = 2 * RemoteSenderTable.ESTABLISHED_OBJECTS;
+            for (int i = 0; i < established; i++) {
+                tx.enqueue(Unpooled.wrappedBuffer(TestObjects.content(7, i, 2_000)), null, 4, 10, TimeUnit.SECONDS);
+            }
+            assertThat(collector.awaitFrom(realSender, established, 20, TimeUnit.SECONDS)).isTrue();
+            long received = rx.counters().get(NormCounters.Counter.PACKETS_RECEIVED);
+            for (int source = 20_000; source < 24_000; source++) {
+                attacker.send(ForgedPackets.data(source, 1, 0, NormWire.FEC_RS8, 8, 900, 900, 1, 0, 0, 0, 900));
+            }
+            awaitReceived(rx, received, 4000);
+            assertThat(rx.remoteSenderCount()).as("senders kept").isLessThanOrEqualTo(64);
+            assertThat(rx.remoteSenderIds()).as("the real sender is still known after 4,000 forged ones")
+                    .contains(realSender);
+            for (int i = established; i < established + 20; i++) {
+                tx.enqueue(Unpooled.wrappedBuffer(TestObjects.content(7, i, 2_000)), null, 4, 10, TimeUnit.SECONDS);
+            }
+            assertThat(collector.awaitFrom(realSender, established + 20, 20, TimeUnit.SECONDS)).isTrue();
+            assertThat(collector.lostFrom(realSender)).as("objects of the real sender lost").isEmpty();
         }
     }
 

@@ -23,7 +23,9 @@ public final class ChildJvm implements AutoCloseable {
 
     public ChildJvm(String heap, Class<?> main, String... args) throws java.io.IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx" + heap, "-Djava.net.preferIPv4Stack=true", "-cp",
+                .toString(), "-Xmx" + heap, "-Djava.net.preferIPv4Stack=true",
+                // logback's own start-up chatter would fill the output a failing test prints
+                "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener", "-cp",
                 System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -65,6 +67,20 @@ public final class ChildJvm implements AutoCloseable {
         synchronized (output) {
             return output.toString();
         }
+    }
+
+    /** The last {@code count} lines the child printed so far: what a failure message can carry whole. */
+    public String outputTail(int count) {
+        String all = output();
+        int start = all.length();
+        for (int n = 0; n <= count && start > 0; ) {
+            start = all.lastIndexOf('\n', start - 1);
+            if (start < 0) {
+                return all;
+            }
+            n++;
+        }
+        return all.substring(start + 1);
     }
 
     /** Waits for the child to exit; its exit code, or -1 when it did not exit in time. */

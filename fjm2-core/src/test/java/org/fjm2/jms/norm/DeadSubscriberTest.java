@@ -79,7 +79,8 @@ class DeadSubscriberTest {
                         + "%.2f s (%.0f msg/s, paced at %,d; its longest send: %d ms, message %,d); the living "
                         + "subscriber: %s%n", KILL_AT, sentAfterKill, afterKill, sentAfterKill / afterKill, RATE,
                         longestSend / 1_000_000, longestSendAt, result);
-                assertThat(result).as("the living subscriber; its output:%n%s", living.output())
+                assertThat(result)
+                        .as("the living subscriber: %s; the end of its output:%n%s", result, living.outputTail(60))
                         .startsWith("DONE " + MESSAGES + " lost=0 ");
                 long maxGapMs = Long.parseLong(result.replaceAll(".*maxGapMs=(\\d+).*", "$1"));
                 assertThat(maxGapMs).as("longest gap between two messages at the living subscriber, ms")

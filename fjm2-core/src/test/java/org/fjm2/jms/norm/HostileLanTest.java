@@ -60,7 +60,8 @@ class HostileLanTest {
                 String result = child.awaitLine("DONE", 120);
                 System.out.printf("hostile LAN (seed %d): %,d forged datagrams; subscriber: %s%n", SEED,
                         forged.get(), result);
-                assertThat(result).as("subscriber result (seed %d); its output:%n%s", SEED, child.output())
+                assertThat(result).as("subscriber result %s (seed %d); the end of its output:%n%s", result, SEED,
+                        child.outputTail(60))
                         .startsWith("DONE " + MESSAGES + " ");
                 long heapAfterGc = Long.parseLong(result.replaceAll(".*heapAfterGcMiB=(\\d+).*", "$1"));
                 assertThat(heapAfterGc).as("subscriber heap after GC, MiB").isLessThan(128);

@@ -30,7 +30,7 @@ class TwoProcessTest {
                     p.send(m);
                 }
                 String result = child.awaitLine("DONE", 60);
-                assertThat(result).as("child result; its output:%n%s", child.output())
+                assertThat(result).as("child result %s; the end of its output:%n%s", result, child.outputTail(60))
                         .startsWith("DONE " + count + " lost=0 ");
             }
             assertThat(child.awaitExit(30)).isZero();

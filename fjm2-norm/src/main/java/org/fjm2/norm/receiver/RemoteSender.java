@@ -86,8 +86,8 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final Timer activityTimer;
     private long lastHeardNanos;
     private boolean gone;
-    /** Whether any object of this sender completed here (it is a real sender, not a forged source id). */
-    private boolean completedAny;
+    /** Objects of this sender completed here, counted up to {@link RemoteSenderTable#ESTABLISHED_OBJECTS}. */
+    private int completedObjects;
     private final java.util.function.Consumer<RemoteSender> onGone;
 
     // Watermark to acknowledge.
@@ -147,9 +147,9 @@ public final class RemoteSender implements RemoteSenderInfo {
         return address;
     }
 
-    /** Whether any object of this sender completed here. */
-    public boolean completedAny() {
-        return completedAny;
+    /** Objects of this sender completed here, up to {@link RemoteSenderTable#ESTABLISHED_OBJECTS}. */
+    public int completedObjects() {
+        return completedObjects;
     }
 
     public boolean isGone() {
@@ -254,7 +254,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         if (!object.complete && object.allBlocksComplete() && !object.infoMissing()) {
             object.complete = true;
-            completedAny = true;
+            completedObjects = Math.min(completedObjects + 1, RemoteSenderTable.ESTABLISHED_OBJECTS);
             window.budget().completed(object);
             ctx.counters().increment(Counter.OBJECTS_RECEIVED);
             window.release();

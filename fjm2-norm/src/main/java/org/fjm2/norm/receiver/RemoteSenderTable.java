@@ -17,12 +17,20 @@ import org.slf4j.LoggerFactory;
 /**
  * The remote senders a session receives from, by NORM source_id: created on their first message, forgotten when
  * they time out, restart (new instance_id) or close, and never more than {@code maxRemoteSenders}: a new sender
- * beyond that replaces the one heard from least recently (its incomplete objects reported lost). Each sender's
- * objects share one {@link ReceiveBudget}. Owned by the session's event loop.
+ * beyond that replaces the one that has completed the fewest objects, the least recently heard among equals (its
+ * incomplete objects reported lost). Each sender's objects share one {@link ReceiveBudget}. Owned by the session's
+ * event loop.
  */
 public final class RemoteSenderTable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RemoteSenderTable.class);
+
+    /**
+     * Objects a sender completes here before it ranks as established when the table is full: a forged source id
+     * must send this many whole objects to weigh as much as a real sender, and a new real sender reaches it in its
+     * first moments of sending.
+     */
+    public static final int ESTABLISHED_OBJECTS = 16;
 
     private final ProtocolContext ctx;
     private final BlockDecoder decoder;
@@ -119,16 +127,17 @@ public final class RemoteSenderTable {
     }
 
     /**
-     * O(capacity), paid only when a new sender arrives at a full table. Senders none of whose objects completed go
-     * first: a flood of forged source ids must not push out a real sender that paused a moment (a real sender
-     * forgotten and heard again would sync afresh and lose what it had in flight).
+     * O(capacity), paid only when a new sender arrives at a full table. The sender that has completed the fewest
+     * objects here (counted up to {@link #ESTABLISHED_OBJECTS}) goes first, the least recently heard among equals: a
+     * flood of forged source ids, each completing an object of garbage or none, must not push out a real sender that
+     * paused a moment (a real sender forgotten and heard again would sync afresh and lose what it had in flight).
      */
     private void evictLeastRecentlyHeard() {
         RemoteSender eldest = null;
         for (RemoteSender rs : byNodeId.values()) {
-            boolean sameKind = eldest != null && eldest.completedAny() == rs.completedAny();
-            if (eldest == null || (eldest.completedAny() && !rs.completedAny())
-                    || (sameKind && rs.lastHeardNanos() - eldest.lastHeardNanos() < 0)) {
+            if (eldest == null || rs.completedObjects() < eldest.completedObjects()
+                    || (rs.completedObjects() == eldest.completedObjects()
+                        && rs.lastHeardNanos() - eldest.lastHeardNanos() < 0)) {
                 eldest = rs;
             }
         }
