@@ -10,9 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
@@ -84,6 +82,12 @@ public final class NormRecvCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}.")
     String maxSize;
 
+    @Option(names = "--write-buffer", paramLabel = "BYTES", defaultValue = "64m",
+            description = "Most bytes of received objects waiting to be written (an object larger than this waits"
+                    + " alone); when the disk falls behind, receiving pauses until there is room, so memory stays"
+                    + " bounded whatever the file sizes. Default: ${DEFAULT-VALUE}.")
+    String writeBuffer;
+
     @Option(names = "--linger", paramLabel = "DURATION", defaultValue = "1s",
             description = "After the last object, stay this long to answer the sender's acknowledgement request."
                     + " Default: ${DEFAULT-VALUE}.")
@@ -138,6 +142,10 @@ public final class NormRecvCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--max-size: must be 1.." + MAX_OBJECT_SIZE + " bytes, got '" + maxSize
                     + "'");
         }
+        long backlogBytes = Quantities.bytes("--write-buffer", writeBuffer);
+        if (backlogBytes < 1) {
+            throw new IllegalArgumentException("--write-buffer: must be positive, got '" + writeBuffer + "'");
+        }
         Duration lingerTime = Quantities.duration("--linger", linger);
         Duration progressInterval = Quantities.duration("--progress", progress);
         long deadline = SessionOptions.deadline("--timeout", timeout);
@@ -148,18 +156,21 @@ public final class NormRecvCommand implements Callable<Integer> {
         NormConfig config = session.builder().maxObjectSize((int) maxBytes)
                 .receiveBufferBytes(Math.max(NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, maxBytes))
                 .txCacheBytes(Math.max(NormConfig.DEFAULT_TX_CACHE_BYTES, maxBytes)).build();
-        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        WriteBacklog<Event> events = new WriteBacklog<>(backlogBytes);
         NormListener listener = new NormListener() {
             @Override
             public void onObjectReceived(RemoteSenderInfo sender, int objectId, ByteBuf data, ByteBuf info) {
                 String name = info == null ? null : info.toString(info.readerIndex(), info.readableBytes(),
                         StandardCharsets.UTF_8);
-                events.add(new Event(sender.nodeId(), objectId, data.retainedDuplicate(), name, null));
+                ByteBuf kept = data.retainedDuplicate();
+                if (!events.put(new Event(sender.nodeId(), objectId, kept, name, null), kept.readableBytes())) {
+                    kept.release();     // the command is ending: nothing will write it
+                }
             }
 
             @Override
             public void onObjectLost(RemoteSenderInfo sender, int objectId, LossReason reason) {
-                events.add(new Event(sender.nodeId(), objectId, null, null, reason));
+                events.put(new Event(sender.nodeId(), objectId, null, null, reason), 0);
             }
         };
         // a line per file, written in batches of whole lines: flushed whenever no file is waiting
@@ -188,7 +199,7 @@ public final class NormRecvCommand implements Callable<Integer> {
                     Event e = events.poll();
                     if (e == null) {
                         lines.flush(); // the lines of what was written, before waiting for more
-                        e = events.poll(Math.min(wait, shown.nanosUntilDue(now, POLL_NANOS)), TimeUnit.NANOSECONDS);
+                        e = events.poll(Math.min(wait, shown.nanosUntilDue(now, POLL_NANOS)));
                     }
                     if (e == null) {
                         continue;
@@ -210,11 +221,18 @@ public final class NormRecvCommand implements Callable<Integer> {
                                     + System.lineSeparator());
                         }
                     } finally {
+                        events.written(e.data.readableBytes());
                         e.data.release();
                     }
                 }
             } finally {
                 lines.flush();
+                // objects after the last one counted are not written: the event loop must not wait for a writer
+                for (Event left : events.close()) {
+                    if (left.data != null) {
+                        left.data.release();
+                    }
+                }
             }
             if (!lingerTime.isZero()) {
                 Thread.sleep(lingerTime.toMillis());
@@ -222,6 +240,10 @@ public final class NormRecvCommand implements Callable<Integer> {
         }
         double seconds = Math.max(1e-3, (System.nanoTime() - start) / 1e9);
         stderr.printf("received %d objects, %d bytes in %.2f s; %d lost%n", written, bytes, seconds, lost);
+        if (events.waits() > 0 && !quiet) {
+            stderr.printf("writing was slower than the network: receiving paused %d times for the %s write buffer"
+                    + " (at most %d bytes waited)%n", events.waits(), writeBuffer, events.peakBytes());
+        }
         return 0;
     }
 
