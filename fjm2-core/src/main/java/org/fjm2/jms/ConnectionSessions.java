@@ -32,9 +32,10 @@ final class ConnectionSessions {
     /** Creates a consumer of the session, paused unless the connection is started, and lists its subscription. */
     /** @param durableName the durable subscription's name, or null */
     Fjm2MessageConsumer addConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector, boolean noLocal,
-                                    String durableName, SubscriptionTable subscriptions) {
+                                    String durableName, SharedGroup shared, SubscriptionTable subscriptions) {
         synchronized (lock) {
-            Fjm2MessageConsumer consumer = session.newConsumer(topic, selector, noLocal, durableName, !started);
+            Fjm2MessageConsumer consumer = session.newConsumer(topic, selector, noLocal, durableName, shared,
+                    !started);
             subscriptions.add(consumer);
             return consumer;
         }

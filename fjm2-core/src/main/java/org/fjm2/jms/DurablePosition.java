@@ -19,6 +19,9 @@ final class DurablePosition {
 
     /** A producer stream as messages name their origin. */
     record Stream(long epoch, int producer, int priority) {
+        static Stream of(Fjm2Message m) {
+            return new Stream(m.originEpoch(), m.originProducer(), m.originPriority());
+        }
     }
 
     /** Guarded by this; access order: the least recently acknowledged stream is the eldest. */
@@ -33,7 +36,7 @@ final class DurablePosition {
 
     /** The message is acknowledged: its stream's position moves to it (never backwards). */
     synchronized void acknowledged(Fjm2Message m) {
-        Stream stream = new Stream(m.originEpoch(), m.originProducer(), m.originPriority());
+        Stream stream = Stream.of(m);
         Long before = last.get(stream);
         if (before == null || before < m.originSequence()) {
             last.put(stream, m.originSequence());

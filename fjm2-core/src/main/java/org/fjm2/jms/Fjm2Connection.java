@@ -47,6 +47,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     private final StoreQuorum storeQuorum;
     private final LateJoins lateJoins;
     private final DurableSubscriptions durableSubscriptions;
+    private final SharedSubscriptions sharedSubscriptions;
     private final ConnectionStats statistics;
     private final ConnectionMBean mbean;
     private volatile boolean closed;
@@ -75,9 +76,10 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         this.lateJoins = new LateJoins(settings.lateJoin(), transport.localNodeId(), ids.newProducerState());
         this.durableSubscriptions = new DurableSubscriptions(clientIdentity::idOrNull, transport.localNodeId(),
                 ids.newProducerState(), lateJoins, this::outbound, threads.timer());
+        this.sharedSubscriptions = new SharedSubscriptions(ids.newProducerState(), this::outbound, threads.timer());
         this.paths = new MessagePaths(transport, settings, epoch, startMillis, threads, counters, subscriptions,
                 deliveryBacklog, temporaryTopics::resolve, exceptionReports, storeQuorum, lateJoins,
-                durableSubscriptions);
+                durableSubscriptions, sharedSubscriptions);
         this.statistics = new ConnectionStats(clientIdentity, settings.url(), counters, transport);
         this.mbean = new ConnectionMBean(settings.jmx(), node, statistics);
         mbean.register(clientIdentity.idOrNull());
@@ -124,6 +126,11 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     /** The durable subscriptions of this connection's client id (kept by the stores). */
     DurableSubscriptions durableSubscriptions() {
         return durableSubscriptions;
+    }
+
+    /** The shared subscriptions of this connection's consumers. */
+    SharedSubscriptions sharedSubscriptions() {
+        return sharedSubscriptions;
     }
 
     /** What stores acknowledged of this connection's PERSISTENT messages (storeQuorum). */
@@ -186,7 +193,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
     /** A new consumer of a session of this connection, listed in the subscriptions. */
     Fjm2MessageConsumer registerConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector,
                                          boolean noLocal) {
-        Fjm2MessageConsumer consumer = sessions.addConsumer(session, topic, selector, noLocal, null,
+        Fjm2MessageConsumer consumer = sessions.addConsumer(session, topic, selector, noLocal, null, null,
                 subscriptions);
         LateJoin join = consumer.lateJoin();
         if (join != null) {
@@ -211,7 +218,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         durableSubscriptions.claim(name);
         Fjm2MessageConsumer consumer;
         try {
-            consumer = sessions.addConsumer(session, topic, selector, noLocal, name, subscriptions);
+            consumer = sessions.addConsumer(session, topic, selector, noLocal, name, null, subscriptions);
         } catch (RuntimeException e) {
             durableSubscriptions.releaseName(name);
             throw e;
@@ -224,6 +231,24 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
             throw e;
         }
         return consumer;
+    }
+
+    /**
+     * A consumer of a shared subscription (name and client id, if set): it joins the subscription's members in every
+     * process of the group and takes its share of the messages (see {@link SharedSubscriptions}).
+     */
+    Fjm2MessageConsumer registerSharedConsumer(Fjm2Session session, Fjm2Topic topic, String name,
+                                               SelectorFilter selector) throws JMSException {
+        if (name == null || name.isEmpty()) {
+            throw new JMSException("a shared subscription needs a name");
+        }
+        if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                > org.fjm2.jms.wire.SharedMemberFlyweight.MAX_NAME_BYTES) {
+            throw new JMSException("shared subscription name longer than "
+                    + org.fjm2.jms.wire.SharedMemberFlyweight.MAX_NAME_BYTES + " bytes");
+        }
+        SharedGroup group = sharedSubscriptions.group(clientIdentity.idOrNull(), name, topic, selector);
+        return sessions.addConsumer(session, topic, selector, false, null, group, subscriptions);
     }
 
     void unregisterConsumer(Fjm2MessageConsumer consumer) {

@@ -243,12 +243,12 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public JMSConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName) {
-        throw RuntimeExceptions.convert(Unsupported.shared("createSharedConsumer"));
+        return createSharedConsumer(topic, sharedSubscriptionName, null);
     }
 
     @Override
     public JMSConsumer createSharedConsumer(Topic topic, String name, String messageSelector) {
-        throw RuntimeExceptions.convert(Unsupported.shared("createSharedConsumer"));
+        return consumer(() -> session.createSharedConsumer(topic, name, messageSelector));
     }
 
     @Override

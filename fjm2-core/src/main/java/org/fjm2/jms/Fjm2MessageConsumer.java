@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A subscriber of one topic: non-durable, or durable (a name under the connection's client id, kept by the stores:
- * {@link DurableSubscriptions}, its acknowledgements moving its {@link DurablePosition}). Messages wait in a bounded {@link ConsumerQueue}; they are taken by
+ * A subscriber of one topic: non-durable, durable (a name under the connection's client id, kept by the stores:
+ * {@link DurableSubscriptions}, its acknowledgements moving its {@link DurablePosition}), or a member of a shared
+ * subscription taking its share of the messages ({@link SharedSubscriptions}). Messages wait in a bounded {@link ConsumerQueue}; they are taken by
  * {@link #receive} or, when a MessageListener is set, by the session's dispatcher thread. A message with a
  * delivery delay waits on the connection's timer first (counted against the same limit).
  */
@@ -49,10 +50,16 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
     private final String durableName;
     /** Where the durable subscriber stands (acknowledged); null for a non-durable consumer. */
     private final DurablePosition position;
+    /** The shared subscription this consumer is a member of, and its membership; null when it is not shared. */
+    private final SharedGroup sharedGroup;
+    private final SharedGroup.Member sharedMember;
 
-    /** @param durableName the durable subscription's name, or null for a non-durable consumer */
+    /**
+     * @param durableName the durable subscription's name, or null for a non-durable consumer
+     * @param shared      the shared subscription it joins, or null
+     */
     Fjm2MessageConsumer(Fjm2Session session, Fjm2Topic topic, SelectorFilter selector, boolean noLocal,
-                        ConnectionSettings settings, boolean paused, String durableName) {
+                        ConnectionSettings settings, boolean paused, String durableName, SharedGroup shared) {
         this.session = session;
         this.topic = topic;
         this.selector = selector;
@@ -62,8 +69,12 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         this.delayedLimit = settings.consumerQueueMessages();
         this.durableName = durableName;
         this.position = durableName == null ? null : new DurablePosition();
-        this.lateJoin = durableName == null ? session.connection().lateJoins().newJoin(this, topic)
+        this.lateJoin = shared != null ? null
+                : durableName == null ? session.connection().lateJoins().newJoin(this, topic)
                 : session.connection().durableSubscriptions().newJoin(this, durableName);
+        this.sharedGroup = shared;
+        // last: from here on the group may hand this consumer messages
+        this.sharedMember = shared == null ? null : session.connection().sharedSubscriptions().join(shared, this);
     }
 
     /** The durable subscription's name, or null. */
@@ -80,6 +91,9 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
     void acknowledged(Fjm2Message message) {
         if (position != null && !closed) {
             position.acknowledged(message);
+        }
+        if (sharedMember != null && !closed) {
+            sharedMember.position.acknowledged(message);
         }
     }
 
@@ -114,7 +128,17 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
 
     /** True when this consumer takes the message: open, not excluded by noLocal, selector matches. */
     boolean wants(Fjm2Message message, boolean local) {
+        if (sharedGroup != null) {
+            return !closed && sharedGroup.route(message) == this;     // the group checks the selector
+        }
         return !closed && !(local && noLocal) && (selector == null || selector.matches(message));
+    }
+
+    /** A message of the shared subscription the group decided later (joining) or took over from a member gone. */
+    void acceptShared(Fjm2Message message) {
+        if (!closed) {
+            acceptNow(message, 0, null);
+        }
     }
 
     /**
@@ -329,6 +353,9 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         session.consumerClosed(this);
         if (durableName != null) {
             session.connection().durableSubscriptions().closed(this);
+        }
+        if (sharedMember != null) {
+            session.connection().sharedSubscriptions().leave(sharedGroup, sharedMember);
         }
     }
 

@@ -259,9 +259,9 @@ public final class Fjm2Session implements Session, TopicSession {
 
     /** Called by {@link ConnectionSessions} (under its lock, with start and stop) to create and list a consumer. */
     Fjm2MessageConsumer newConsumer(Fjm2Topic topic, SelectorFilter selector, boolean noLocal, String durableName,
-                                    boolean paused) {
+                                    SharedGroup shared, boolean paused) {
         Fjm2MessageConsumer consumer = new Fjm2MessageConsumer(this, topic, selector, noLocal,
-                connection.settings(), paused, durableName);
+                connection.settings(), paused, durableName, shared);
         consumers.add(consumer);
         return consumer;
     }
@@ -280,14 +280,22 @@ public final class Fjm2Session implements Session, TopicSession {
 
     @Override
     public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName) throws JMSException {
-        checkOpen();
-        throw Unsupported.shared("createSharedConsumer");
+        return createSharedConsumer(topic, sharedSubscriptionName, null);
     }
 
+    /**
+     * A consumer of a shared non-durable subscription: the consumers of the name (and client id, if set) in every
+     * process of the group each get a disjoint share of the messages, without a broker ({@link SharedSubscriptions}).
+     */
     @Override
     public MessageConsumer createSharedConsumer(Topic topic, String name, String selector) throws JMSException {
         checkOpen();
-        throw Unsupported.shared("createSharedConsumer");
+        if (topic == null) {
+            throw new InvalidDestinationException("topic must not be null");
+        }
+        Fjm2Topic fjm2Topic = Destinations.toTopic(topic);
+        connection.checkConsumable(fjm2Topic);
+        return connection.registerSharedConsumer(this, fjm2Topic, name, SelectorFilter.parse(selector));
     }
 
     @Override

@@ -9,6 +9,7 @@ import org.fjm2.jms.wire.BatchHeaderFlyweight;
 import org.fjm2.jms.wire.ControlRecords;
 import org.fjm2.jms.wire.MalformedWireException;
 import org.fjm2.jms.wire.MessageHeaderFlyweight;
+import org.fjm2.jms.wire.SharedMemberFlyweight;
 import org.fjm2.jms.wire.StoreAckFlyweight;
 import org.fjm2.jms.wire.StoreReplayFlyweight;
 import org.slf4j.Logger;
@@ -70,6 +71,9 @@ final class Inbound implements ObjectListener {
     private LateJoins lateJoins;
     /** Set before the transport starts; null: no durable subscriptions to serve. */
     private DurableSubscriptions durables;
+    /** Set before the transport starts; null: no shared subscriptions to serve. */
+    private SharedSubscriptions shared;
+    private final SharedMemberFlyweight sharedMember = new SharedMemberFlyweight();
     private long ownEpoch;
     private final LossReports losses;
     private final LogLimiter malformedLog;
@@ -126,6 +130,11 @@ final class Inbound implements ObjectListener {
     /** Who waits for the stores' answers to durable subscription requests. */
     void durableSubscriptions(DurableSubscriptions durableSubscriptions) {
         this.durables = durableSubscriptions;
+    }
+
+    /** Who hears the members of shared subscriptions. */
+    void sharedSubscriptions(SharedSubscriptions sharedSubscriptions) {
+        this.shared = sharedSubscriptions;
     }
 
     /** Senders remembered (for tests). */
@@ -213,6 +222,10 @@ final class Inbound implements ObjectListener {
             acceptReplay(sender, buf, pos, length);
             return;
         }
+        if (ControlRecords.isShared(buf, header.topicOffset(), topicLength)) {
+            acceptSharedMember(sender, buf, pos, length);
+            return;
+        }
         if (ControlRecords.isRequest(buf, header.topicOffset(), topicLength)
                 || ControlRecords.isDurable(buf, header.topicOffset(), topicLength)) {
             return; // for the stores
@@ -252,15 +265,31 @@ final class Inbound implements ObjectListener {
         subscription.fanOut(message, false, deliveryTime, scratch, wakes);
     }
 
+    private void acceptSharedMember(int sender, ByteBuf buf, int pos, int length) {
+        if (shared == null) {
+            return;
+        }
+        try {
+            shared.heard(sharedMember.wrap(buf, pos, length));
+        } catch (MalformedWireException e) {
+            malformedRecord(sender, "shared subscription record", e);
+        }
+    }
+
+    /** A control record that does not parse: counted, logged at most once a second, dropped. */
+    private void malformedRecord(int sender, String what, MalformedWireException e) {
+        counters.malformedMessages.increment();
+        if (malformedLog.allow()) {
+            LOG.warn("dropped a malformed {} from node {}: {} ({} more malformed since the last line)", what,
+                    Integer.toUnsignedString(sender), e.getMessage(), malformedLog.takeSuppressed());
+        }
+    }
+
     private void acceptStoreAck(int sender, ByteBuf buf, int pos, int length) {
         try {
             storeAcknowledgements.onAck(sender, storeAck.wrap(buf, pos, length));
         } catch (MalformedWireException e) {
-            counters.malformedMessages.increment();
-            if (malformedLog.allow()) {
-                LOG.warn("dropped a malformed store acknowledgement from node {}: {} ({} more malformed since the last"
-                        + " line)", Integer.toUnsignedString(sender), e.getMessage(), malformedLog.takeSuppressed());
-            }
+            malformedRecord(sender, "store acknowledgement", e);
         }
     }
 

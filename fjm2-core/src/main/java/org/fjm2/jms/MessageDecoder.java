@@ -66,6 +66,7 @@ final class MessageDecoder {
         }
         int flags2 = header.flags2();
         m.origin(epoch, header.producerId(), priority, header.sequence());
+        m.originSentMillis(header.timestamp());
         if ((flags & FLAG_NO_MESSAGE_ID) == 0 && (flags2 & FLAGS2_EXPLICIT_MESSAGE_ID) == 0) {
             m.assignMessageId(epoch, header.producerId(), priority, header.sequence());
         }

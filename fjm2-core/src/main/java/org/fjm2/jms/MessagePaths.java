@@ -52,11 +52,13 @@ final class MessagePaths {
      * @param storeQuorum     hears the stores' acknowledgements of PERSISTENT messages
      * @param lateJoins       the consumers waiting for a store's answer to their late join
      * @param durables        the durable subscriptions waiting for a store's answer
+     * @param shared          the shared subscriptions of this connection's consumers
      */
     MessagePaths(ObjectTransport transport, ConnectionSettings settings, long epoch, long startMillis,
                  ConnectionThreads threads, ConnectionCounters counters, SubscriptionTable subscriptions,
                  DeliveryBacklog backlog, Function<String, Fjm2Topic> temporaryTopics, ExceptionReports reports,
-                 StoreQuorum storeQuorum, LateJoins lateJoins, DurableSubscriptions durables) {
+                 StoreQuorum storeQuorum, LateJoins lateJoins, DurableSubscriptions durables,
+                 SharedSubscriptions shared) {
         this.transport = transport;
         this.reports = reports;
         LocalDelivery localDelivery = new LocalDelivery(subscriptions,
@@ -68,6 +70,7 @@ final class MessagePaths {
         inbound.storeAcknowledgements(storeQuorum::onAck);
         inbound.lateJoins(lateJoins, epoch);
         inbound.durableSubscriptions(durables);
+        inbound.sharedSubscriptions(shared);
         if (settings.consumerBackPressure()) {
             transport.holdAcknowledgementsWhile(backlog::isBackedUp);
         }

@@ -20,8 +20,8 @@ final class Unsupported {
     }
 
     static JMSException shared(String method) {
-        return new JMSException(method + ": shared subscriptions are not yet available in FJM2 (durable ones are,"
-                + " with a store: createDurableConsumer). Use a non-durable or a durable subscriber.",
+        return new JMSException(method + ": shared durable subscriptions are not yet available in FJM2 (shared"
+                + " non-durable ones are: createSharedConsumer; durable ones with a store: createDurableConsumer).",
                 "FJM2_NO_SHARED_SUBSCRIPTIONS");
     }
 

@@ -25,7 +25,8 @@ import java.util.concurrent.Callable;
  * (messages, msg/s, MB/s, messages lost). Stops after {@code --count} messages, or after {@code --timeout}
  * ({@code --idle-exit}) without a message. Stopped by a signal (SIGTERM, Ctrl-C), it still prints the summary. With
  * {@code --client-id} and {@code --durable} it is a durable subscriber kept by a store ({@code fjm2 store}): what
- * was published while it was away comes first; what it printed is acknowledged (AUTO_ACKNOWLEDGE).
+ * was published while it was away comes first; what it printed is acknowledged (AUTO_ACKNOWLEDGE). With
+ * {@code --shared} it is one member of a shared subscription: the subscribers of that name share the messages out.
  */
 @Command(name = "subscribe", mixinStandardHelpOptions = true,
         description = "Subscribe to a topic over FJM2 and print what arrives.",
@@ -73,6 +74,12 @@ public final class SubscribeCommand implements Callable<Integer> {
                     + "fjm2 store): messages published while away are replayed on return, then live ones")
     String durable;
 
+    @Option(names = "--shared", paramLabel = "NAME",
+            description = "be one member of the shared subscription of this name (and --client-id, if given): the"
+                    + " subscribers of the name, in any process, each get a disjoint share of the messages; one that"
+                    + " stops leaves what it had not printed to the others")
+    String shared;
+
     @Override
     public Integer call() throws JMSException {
         if (count < 0) {
@@ -81,6 +88,13 @@ public final class SubscribeCommand implements Callable<Integer> {
         if (durable != null && clientId == null) {
             throw new IllegalArgumentException("--durable needs --client-id: a durable subscription belongs to a "
                     + "client id (the same one finds it again)");
+        }
+        if (shared != null && durable != null) {
+            throw new IllegalArgumentException("--shared and --durable: shared durable subscriptions are not "
+                    + "available yet; use one or the other");
+        }
+        if (shared != null && shared.isEmpty()) {
+            throw new IllegalArgumentException("--shared: the subscription name must not be empty");
         }
         if (durable != null && durable.isEmpty()) {
             throw new IllegalArgumentException("--durable: the subscription name must not be empty");
@@ -104,14 +118,16 @@ public final class SubscribeCommand implements Callable<Integer> {
             Session session = connection.createSession();
             MessageConsumer consumer;
             try {
-                consumer = durable == null ? session.createConsumer(session.createTopic(topic), selector)
+                consumer = shared != null ? session.createSharedConsumer(session.createTopic(topic), shared, selector)
+                        : durable == null ? session.createConsumer(session.createTopic(topic), selector)
                         : session.createDurableConsumer(session.createTopic(topic), durable, selector, false);
             } catch (InvalidSelectorException e) {
                 throw new IllegalArgumentException("--selector: " + e.getMessage(), e);
             }
             connection.start();
             LOG.info("subscribed to {}{} on {} (a signal or Ctrl-C prints the summary and stops)", topic,
-                    durable == null ? "" : " (durable subscription '" + durable + "' of client id '" + clientId + "')",
+                    shared != null ? " (a member of shared subscription '" + shared + "')"
+                    : durable == null ? "" : " (durable subscription '" + durable + "' of client id '" + clientId + "')",
                     url);
             long nextProgress = 0;
             while (count == 0 || tally.received() < count) {

@@ -12,6 +12,8 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -107,6 +109,38 @@ class ToolTest {
             assertThat(q.out().trim()).startsWith("received 50 messages").contains("msg/s").contains("MB/s")
                     .contains("lost 0");
         }
+    }
+
+    @Test
+    void subscribersOfASharedSubscriptionShareTheMessagesOut() throws Exception {
+        String url = "inmem://tool-" + GROUPS.incrementAndGet();
+        int count = 1_000;
+        try (Connection c = new Fjm2ConnectionFactory(url).createConnection()) {
+            Session s = c.createSession();
+            MessageProducer producer = s.createProducer(s.createTopic("tool.shared"));
+            List<CompletableFuture<Run>> members = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                members.add(CompletableFuture.supplyAsync(() -> run(new SubscribeCommand(), "--url", url, "--topic",
+                        "tool.shared", "--shared", "pool", "--quiet", "--idle-exit", "3")));
+            }
+            Thread.sleep(1_000);   // both subscribed and active (a member takes its share 300 ms after joining)
+            for (int i = 0; i < count; i++) {
+                producer.send(s.createTextMessage("m" + i));
+            }
+            long total = 0;
+            for (CompletableFuture<Run> member : members) {
+                Run r = member.get(30, TimeUnit.SECONDS);
+                assertThat(r.exitCode()).as(r.err()).isZero();
+                long received = Long.parseLong(r.out().trim().replaceAll("^received (\\d+) messages.*", "$1"));
+                assertThat(received).as("a member's share").isBetween(1L, (long) count - 1);
+                total += received;
+            }
+            assertThat(total).as("every message to one member").isEqualTo(count);
+        }
+        org.fjm2.cli.CliRun both = org.fjm2.cli.CliRun.of("subscribe", "--url", url, "--topic", "t", "--shared",
+                "a", "--durable", "b", "--client-id", "c");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("--shared and --durable");
     }
 
     @Test

@@ -42,6 +42,8 @@ public class Fjm2Message implements Message {
     private int originProducer;
     private int originPriority;
     private long originSequence;
+    /** When a received message was sent (the sender's clock), even when its JMSTimestamp reads 0. */
+    private long originSentMillis;
     private long timestamp;
     private String correlationId;
     private byte[] correlationIdBytes;
@@ -98,6 +100,15 @@ public class Fjm2Message implements Message {
         originProducer = producerId;
         originPriority = streamPriority;
         originSequence = sequence;
+    }
+
+    /** A received message's send time as its record says (shared subscriptions share messages out by it). */
+    public void originSentMillis(long millis) {
+        originSentMillis = millis;
+    }
+
+    public long originSentMillis() {
+        return originSentMillis;
     }
 
     public long originEpoch() {
@@ -499,6 +510,7 @@ public class Fjm2Message implements Message {
         copy.originProducer = originProducer;
         copy.originPriority = originPriority;
         copy.originSequence = originSequence;
+        copy.originSentMillis = originSentMillis;
         copy.timestamp = timestamp;
         copy.correlationId = correlationId;
         copy.correlationIdBytes = correlationIdBytes;

@@ -21,6 +21,10 @@ public final class ControlRecords {
     /** A connection's durable subscriptions: subscribe, position, unsubscribe ({@link DurableSubscriptionFlyweight}). */
     public static final String DURABLE_TOPIC = "fjm2.store.durable";
 
+    /** The members of shared subscriptions: join, heartbeat, leave ({@link SharedMemberFlyweight}). */
+    public static final String SHARED_TOPIC = "fjm2.shared.members";
+
+    static final byte[] SHARED_TOPIC_UTF8 = SHARED_TOPIC.getBytes(StandardCharsets.UTF_8);
     static final byte[] ACK_TOPIC_UTF8 = ACK_TOPIC.getBytes(StandardCharsets.UTF_8);
     static final byte[] REQUEST_TOPIC_UTF8 = REQUEST_TOPIC.getBytes(StandardCharsets.UTF_8);
     static final byte[] REPLAY_TOPIC_UTF8 = REPLAY_TOPIC.getBytes(StandardCharsets.UTF_8);
@@ -52,6 +56,10 @@ public final class ControlRecords {
 
     public static boolean isDurable(ByteBuf buf, int topicOffset, int topicLength) {
         return isTopic(buf, topicOffset, topicLength, DURABLE_TOPIC_UTF8);
+    }
+
+    public static boolean isShared(ByteBuf buf, int topicOffset, int topicLength) {
+        return isTopic(buf, topicOffset, topicLength, SHARED_TOPIC_UTF8);
     }
 
     public static boolean isReplay(ByteBuf buf, int topicOffset, int topicLength) {
@@ -95,5 +103,25 @@ public final class ControlRecords {
             throw new MalformedWireException("a " + what + " carries no optional fields");
         }
         return header.topicOffset() + header.topicLength();
+    }
+
+    /**
+     * A uint16-length-prefixed UTF-8 string of a control record's body at {@code pos}, its length checked against
+     * {@code [min, max]} and what is left before {@code end}.
+     *
+     * @param record what the record is, for the error ("durable subscription record")
+     * @param what   which field ("client id")
+     */
+    static String shortString(ByteBuf buffer, int pos, int end, int min, int max, String record, String what)
+            throws MalformedWireException {
+        if (end - pos < 2) {
+            throw new MalformedWireException(record + " ends before its " + what);
+        }
+        int length = buffer.getUnsignedShort(pos);
+        if (length < min || length > max || length > end - pos - 2) {
+            throw new MalformedWireException(record + "'s " + what + " of " + length + " bytes (allowed " + min + ".."
+                    + max + ", " + (end - pos - 2) + " left)");
+        }
+        return buffer.toString(pos + 2, length, StandardCharsets.UTF_8);
     }
 }

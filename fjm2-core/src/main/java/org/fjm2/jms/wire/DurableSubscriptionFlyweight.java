@@ -2,7 +2,6 @@ package org.fjm2.jms.wire;
 
 import io.netty.buffer.ByteBuf;
 
-import java.nio.charset.StandardCharsets;
 
 /**
  * Durable subscriptions (docs/wire-format.md, "Durable subscriptions"): what a connection tells the stores about a
@@ -38,20 +37,15 @@ public final class DurableSubscriptionFlyweight {
     public static final int MAX_SELECTOR_BYTES = 4096;
     /** Producer streams one position record may name (a subscriber sends several records for more). */
     public static final int MAX_POSITION_ENTRIES = 2048;
-    public static final int POSITION_ENTRY_LENGTH = 21;
+    public static final int POSITION_ENTRY_LENGTH = PositionEntries.ENTRY_LENGTH;
     /** Requests go at the default priority. */
     public static final int PRIORITY = 4;
 
     private static final int TYPE_OFFSET = 1;
     private static final int REQUEST_ID_OFFSET = 2;
     private static final int CLIENT_ID_OFFSET = 10;
-    private static final int ENTRY_EPOCH = 0;
-    private static final int ENTRY_PRODUCER = 8;
-    private static final int ENTRY_PRIORITY = 12;
-    private static final int ENTRY_SEQUENCE = 13;
 
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
-    private ByteBuf buf;
     private int type;
     private long requestId;
     private String clientId;
@@ -59,8 +53,7 @@ public final class DurableSubscriptionFlyweight {
     private String topic;
     private String selector;
     private int flags;
-    private int entryCount;
-    private int entriesOffset;
+    private final PositionEntries entries = new PositionEntries("durable position record");
 
     // ------------------------------------------------------------------------------------------------- writing
 
@@ -90,17 +83,16 @@ public final class DurableSubscriptionFlyweight {
     /** Begins a position record; {@link #writePositionEntry} then {@link #endPosition} with the count. */
     public static int beginPosition(ByteBuf out, int producerId, long requestId, String clientId, String name) {
         int start = begin(out, producerId, TYPE_POSITION, requestId, clientId, name);
-        out.writeInt(0);
+        PositionEntries.begin(out);
         return start;
     }
 
     public static void writePositionEntry(ByteBuf out, long epoch, int producer, int priority, long sequence) {
-        out.writeLong(epoch).writeInt(producer).writeByte(priority).writeLong(sequence);
+        PositionEntries.write(out, epoch, producer, priority, sequence);
     }
 
     public static void endPosition(ByteBuf out, int start, int entryCount) {
-        ControlRecords.endRecord(out, start);
-        out.setInt(out.writerIndex() - entryCount * POSITION_ENTRY_LENGTH - 4, entryCount);
+        PositionEntries.end(out, start, entryCount);
     }
 
     // ------------------------------------------------------------------------------------------------- reading
@@ -128,7 +120,7 @@ public final class DurableSubscriptionFlyweight {
         topic = null;
         selector = null;
         flags = 0;
-        entryCount = 0;
+        entries.clear();
         switch (type) {
             case TYPE_SUBSCRIBE -> {
                 topic = string(buffer, pos, end, 1, MAX_NAME_BYTES, "topic");
@@ -141,19 +133,7 @@ public final class DurableSubscriptionFlyweight {
                 }
                 flags = buffer.getUnsignedByte(pos);
             }
-            case TYPE_POSITION -> {
-                if (end - pos < 4) {
-                    throw new MalformedWireException("durable position record without an entry count");
-                }
-                int count = buffer.getInt(pos);
-                if (count < 0 || count > MAX_POSITION_ENTRIES
-                        || (long) count * POSITION_ENTRY_LENGTH != end - pos - 4) {
-                    throw new MalformedWireException("durable position record announces " + count + " entries in "
-                            + (end - pos - 4) + " bytes");
-                }
-                entryCount = count;
-                entriesOffset = pos + 4;
-            }
+            case TYPE_POSITION -> entries.wrap(buffer, pos, end, MAX_POSITION_ENTRIES);
             case TYPE_UNSUBSCRIBE -> {
                 if (pos != end) {
                     throw new MalformedWireException("durable unsubscribe record has " + (end - pos)
@@ -162,21 +142,12 @@ public final class DurableSubscriptionFlyweight {
             }
             default -> throw new MalformedWireException("durable subscription record of unknown type " + type);
         }
-        this.buf = buffer;
         return this;
     }
 
     private static String string(ByteBuf buffer, int pos, int end, int min, int max, String what)
             throws MalformedWireException {
-        if (end - pos < 2) {
-            throw new MalformedWireException("durable subscription record ends before its " + what);
-        }
-        int length = buffer.getUnsignedShort(pos);
-        if (length < min || length > max || length > end - pos - 2) {
-            throw new MalformedWireException("durable subscription record's " + what + " of " + length
-                    + " bytes (allowed " + min + ".." + max + ", " + (end - pos - 2) + " left)");
-        }
-        return buffer.toString(pos + 2, length, StandardCharsets.UTF_8);
+        return ControlRecords.shortString(buffer, pos, end, min, max, "durable subscription record", what);
     }
 
     public int type() {
@@ -212,29 +183,22 @@ public final class DurableSubscriptionFlyweight {
 
     /** Position only. */
     public int entryCount() {
-        return entryCount;
-    }
-
-    private int entry(int index) {
-        if (index < 0 || index >= entryCount) {
-            throw new IndexOutOfBoundsException("position entry " + index + " of " + entryCount);
-        }
-        return entriesOffset + index * POSITION_ENTRY_LENGTH;
+        return entries.count();
     }
 
     public long entryEpoch(int index) {
-        return buf.getLong(entry(index) + ENTRY_EPOCH);
+        return entries.epoch(index);
     }
 
     public int entryProducer(int index) {
-        return buf.getInt(entry(index) + ENTRY_PRODUCER);
+        return entries.producer(index);
     }
 
     public int entryPriority(int index) {
-        return buf.getUnsignedByte(entry(index) + ENTRY_PRIORITY);
+        return entries.priority(index);
     }
 
     public long entrySequence(int index) {
-        return buf.getLong(entry(index) + ENTRY_SEQUENCE);
+        return entries.sequence(index);
     }
 }

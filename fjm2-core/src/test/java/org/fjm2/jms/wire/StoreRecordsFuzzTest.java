@@ -11,7 +11,8 @@ import org.fjm2.norm.fuzz.InputBounds;
  * Fuzz target: the readers of the store traffic every connection and store decodes from the network — a store's
  * acknowledgement ({@link StoreAckFlyweight}), a late-join request and a store's answer with its embedded message
  * records ({@link StoreReplayFlyweight}), a durable subscription's subscribe, position or unsubscribe record
- * ({@link DurableSubscriptionFlyweight}). The input is a control record's body behind a valid fixed part and
+ * ({@link DurableSubscriptionFlyweight}), a shared subscription member's record ({@link SharedMemberFlyweight}).
+ * The input is a control record's body behind a valid fixed part and
  * topic, so that the fuzzer spends its time in the bodies. Per input: only {@link MalformedWireException} comes out,
  * every accessor of what was accepted stays inside the record, and the work stays within {@link InputBounds}.
  */
@@ -21,12 +22,12 @@ class StoreRecordsFuzzTest {
     void controlRecordBodies(byte[] input) throws Exception {
         InputBounds.runWithinBounds(input, () -> {
             FuzzInput in = new FuzzInput(input);
-            int kind = in.choice(4);
+            int kind = in.choice(5);
             byte[] body = in.bytes(in.remaining());
             ByteBuf record = Unpooled.buffer();
             int start = ControlRecords.beginRecord(record, kind == 0 ? ControlRecords.ACK_TOPIC_UTF8
                     : kind == 1 ? ControlRecords.REQUEST_TOPIC_UTF8 : kind == 2 ? ControlRecords.REPLAY_TOPIC_UTF8
-                    : ControlRecords.DURABLE_TOPIC_UTF8, 1, 9, 1, 0);
+                    : kind == 3 ? ControlRecords.DURABLE_TOPIC_UTF8 : ControlRecords.SHARED_TOPIC_UTF8, 1, 9, 1, 0);
             record.writeBytes(body);
             ControlRecords.endRecord(record, start);
             // The reader sees only the record: a copy of exactly its bytes, so that reading past it throws.
@@ -36,7 +37,8 @@ class StoreRecordsFuzzTest {
                     case 0 -> readAck(exact);
                     case 1 -> new StoreReplayFlyweight().wrapRequest(exact, 0, exact.capacity()).requestTopic();
                     case 2 -> readReplay(exact);
-                    default -> readDurable(exact);
+                    case 3 -> readDurable(exact);
+                    default -> readShared(exact);
                 }
             } catch (MalformedWireException expected) {
                 // counted and dropped by the receive paths
@@ -71,6 +73,26 @@ class StoreRecordsFuzzTest {
         }
         if (d.entryCount() > DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES) {
             throw new AssertionError("more position entries than allowed: " + d.entryCount());
+        }
+    }
+
+    private static void readShared(ByteBuf record) throws MalformedWireException {
+        SharedMemberFlyweight m = new SharedMemberFlyweight().wrap(record, 0, record.capacity());
+        m.clientId();
+        m.name();
+        m.topic();
+        m.selector();
+        if (m.activeFromMillis() < m.joinedMillis() || m.untilMillis() < m.joinedMillis()) {
+            throw new AssertionError("times out of order accepted");
+        }
+        for (int i = 0; i < m.entryCount(); i++) {
+            m.entryEpoch(i);
+            m.entryProducer(i);
+            m.entryPriority(i);
+            m.entrySequence(i);
+        }
+        if (m.entryCount() > SharedMemberFlyweight.MAX_ENTRIES) {
+            throw new AssertionError("more entries than allowed: " + m.entryCount());
         }
     }
 

@@ -1,0 +1,434 @@
+package org.fjm2.jms;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fjm2.jms.message.Fjm2Message;
+import org.fjm2.jms.wire.SharedMemberFlyweight;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One shared subscription as this connection sees it: its members here and elsewhere, and which member owns each
+ * message. Every member hears every message of the topic (multicast); each decides alone, and all decide alike, by
+ * rendezvous hashing of the message's origin (publisher epoch, producer, priority, sequence) over the members that
+ * were candidates when the message was sent (its send time, the sender's clock): those active then, or, while none
+ * was, those that had joined. A member is active {@link SharedSubscriptions#JOIN_DELAY_MILLIS} after it joins, long
+ * enough for every member to have heard of it; until then it holds what it receives and decides once active.
+ *
+ * <p>Each member keeps a copy of the messages other members own until their heartbeats say they acknowledged them.
+ * When a member leaves (its last word names what it acknowledged) or falls silent for
+ * {@link SharedSubscriptions#MEMBER_TIMEOUT_MILLIS}, the messages it owned and did not acknowledge go to the member
+ * that ranks next for each, flagged redelivered (it may have delivered them before it died). Guarded by this.
+ */
+final class SharedGroup {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SharedGroup.class);
+
+    /** A subscription: client id ("" none), name, topic, selector ("" none). */
+    record Key(String clientId, String name, String topic, String selector) {
+        @Override
+        public String toString() {
+            return "shared subscription '" + name + "'" + (clientId.isEmpty() ? "" : " of client id " + clientId)
+                    + " on " + topic + (selector.isEmpty() ? "" : " [" + selector + "]");
+        }
+    }
+
+    /** A member here or elsewhere. */
+    static final class Member {
+        final long id;
+        final long joinedMillis;
+        final long activeFromMillis;
+        long untilMillis = Long.MAX_VALUE;
+        long lastHeardNanos;
+        /** Left or silent too long: a candidate for nothing. */
+        boolean gone;
+        /** The consumer of a member of this connection; null for one elsewhere. */
+        final Fjm2MessageConsumer consumer;
+        /** What a member of this connection acknowledged (moved by its session); null elsewhere. */
+        final DurablePosition position;
+        /** The last sequence number of each stream this member acknowledged of those it owns. */
+        final Map<DurablePosition.Stream, Long> acknowledged = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<DurablePosition.Stream, Long> eldest) {
+                return size() > DurablePosition.MAX_STREAMS;
+            }
+        };
+        /** Copies of the messages it owns that it may not have acknowledged yet, oldest first. */
+        final ArrayDeque<Fjm2Message> owned = new ArrayDeque<>();
+
+        Member(long id, long joinedMillis, long activeFromMillis, Fjm2MessageConsumer consumer, long nowNanos) {
+            this.id = id;
+            this.joinedMillis = joinedMillis;
+            this.activeFromMillis = activeFromMillis;
+            this.consumer = consumer;
+            this.position = consumer == null ? null : new DurablePosition();
+            this.lastHeardNanos = nowNanos;
+        }
+
+        boolean isLocal() {
+            return consumer != null;
+        }
+
+        boolean activeAt(long sentMillis) {
+            return !gone && activeFromMillis <= sentMillis && sentMillis < untilMillis;
+        }
+
+        boolean joinedAt(long sentMillis) {
+            return !gone && joinedMillis <= sentMillis && sentMillis < untilMillis;
+        }
+
+        boolean acknowledged(Fjm2Message m) {
+            Long through = acknowledged.get(DurablePosition.Stream.of(m));
+            return through != null && m.originSequence() <= through;
+        }
+
+        void acknowledged(DurablePosition.Stream stream, long through) {
+            Long before = acknowledged.get(stream);
+            if (before == null || before < through) {
+                acknowledged.put(stream, through);
+            }
+        }
+    }
+
+    final Key key;
+    private final SelectorFilter selector;
+    private final int maxMembers;
+    private final int maxHeldCopies;
+    private final Map<Long, Member> members = new LinkedHashMap<>();
+    /** Messages received while a member here was not yet active: decided once it is. */
+    private final List<Fjm2Message> waiting = new ArrayList<>();
+    private int heldCopies;
+    private long droppedCopies;
+    private boolean membersCapLogged;
+    /** The last message routed and its owner here (the fan-out asks once per consumer of the topic). */
+    private Fjm2Message lastRouted;
+    private Fjm2MessageConsumer lastOwner;
+
+    SharedGroup(Key key, SelectorFilter selector, int maxMembers, int maxHeldCopies) {
+        this.key = key;
+        this.selector = selector;
+        this.maxMembers = maxMembers;
+        this.maxHeldCopies = maxHeldCopies;
+    }
+
+    // ------------------------------------------------------------------ members of this connection
+
+    synchronized Member joinLocal(long id, Fjm2MessageConsumer consumer, long nowMillis, long nowNanos) {
+        Member m = new Member(id, nowMillis, nowMillis + SharedSubscriptions.JOIN_DELAY_MILLIS, consumer, nowNanos);
+        members.put(id, m);
+        return m;
+    }
+
+    /** A member here closed: it leaves at {@code nowMillis}; what it owned and did not acknowledge goes on. */
+    synchronized void leaveLocal(Member m, long nowMillis) {
+        m.untilMillis = nowMillis;
+        Map<DurablePosition.Stream, Long> all = m.position.takeAll();
+        all.forEach(m::acknowledged);
+        depart(m, "closed");
+    }
+
+    synchronized boolean hasLocalMembers() {
+        for (Member m : members.values()) {
+            if (m.isLocal()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    synchronized List<Member> localMembers() {
+        List<Member> out = new ArrayList<>();
+        for (Member m : members.values()) {
+            if (m.isLocal()) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ what other members say
+
+    /** A member record from elsewhere (already decoded and checked). */
+    synchronized void heard(SharedMemberFlyweight r, long nowNanos) {
+        Member m = members.get(r.memberId());
+        if (m != null && m.isLocal()) {
+            return; // our own id on someone else's record: ignore it rather than give up a consumer here
+        }
+        if (m == null) {
+            if (r.type() == SharedMemberFlyweight.TYPE_LEAVE) {
+                return;
+            }
+            if (members.size() >= maxMembers) {
+                if (!membersCapLogged) {
+                    membersCapLogged = true;
+                    LOG.warn("{}: more than {} members heard; further ones are ignored (their share stays with "
+                            + "the members known)", key, maxMembers);
+                }
+                return;
+            }
+            m = new Member(r.memberId(), r.joinedMillis(), r.activeFromMillis(), null, nowNanos);
+            members.put(m.id, m);
+            LOG.debug("{}: member {} joined (active from {})", key, Long.toHexString(m.id), m.activeFromMillis);
+        }
+        m.lastHeardNanos = nowNanos;
+        for (int i = 0; i < r.entryCount(); i++) {
+            m.acknowledged(new DurablePosition.Stream(r.entryEpoch(i), r.entryProducer(i), r.entryPriority(i)),
+                    r.entrySequence(i));
+        }
+        trim(m);
+        if (r.type() == SharedMemberFlyweight.TYPE_LEAVE) {
+            m.untilMillis = Math.min(m.untilMillis, r.untilMillis());
+            depart(m, "left");
+        }
+    }
+
+    /** Periodic: members silent too long are gone; waiting messages decided once no member here is joining. */
+    synchronized void tick(long nowMillis, long nowNanos) {
+        List<Member> silent = null;
+        for (Member m : members.values()) {
+            if (!m.isLocal() && nowNanos - m.lastHeardNanos > SharedSubscriptions.MEMBER_TIMEOUT_MILLIS * 1_000_000L) {
+                (silent == null ? silent = new ArrayList<>() : silent).add(m);
+            }
+        }
+        if (silent != null) {
+            for (Member m : silent) {
+                depart(m, "silent for over " + SharedSubscriptions.MEMBER_TIMEOUT_MILLIS + " ms");
+            }
+        }
+        if (!waiting.isEmpty() && !joining(nowMillis)) {
+            List<Fjm2Message> decide = new ArrayList<>(waiting);
+            waiting.clear();
+            heldCopies -= decide.size();
+            for (Fjm2Message message : decide) {
+                Member owner = owner(message);
+                if (owner != null) {
+                    hand(owner, message, false);
+                }
+            }
+        }
+        for (Member m : members.values()) {
+            if (m.isLocal()) {
+                trim(m);
+            }
+        }
+    }
+
+    /** A member here moved: what it acknowledged since the last call (for its heartbeat), applied here too. */
+    synchronized Map<DurablePosition.Stream, Long> takeAcknowledged(Member m) {
+        Map<DurablePosition.Stream, Long> moved = m.position.takeChanged();
+        moved.forEach(m::acknowledged);
+        trim(m);
+        return moved;
+    }
+
+    // ------------------------------------------------------------------ messages
+
+    /**
+     * The consumer here that owns the message, or null (another member owns it, it does not match the selector, or
+     * it waits until a member here is active). Called by the fan-out for each consumer of the topic; decides once.
+     */
+    synchronized Fjm2MessageConsumer route(Fjm2Message message) {
+        if (message == lastRouted) {
+            return lastOwner;
+        }
+        lastRouted = message;
+        lastOwner = null;
+        if (selector != null && !selector.matches(message)) {
+            return null;
+        }
+        if (joining(message.originSentMillis(), System.currentTimeMillis())) {
+            hold(message.copy());
+            return null;
+        }
+        Member owner = owner(message);
+        if (owner == null) {
+            return null;
+        }
+        if (owner.isLocal() && !othersCanTakeOver(owner)) {
+            lastOwner = owner.consumer;
+            return lastOwner;
+        }
+        keepCopy(owner, message.copy());
+        lastOwner = owner.isLocal() ? owner.consumer : null;
+        return lastOwner;
+    }
+
+    /** Whether a member here has joined and is not yet active (it waits to know every member before it decides). */
+    private boolean joining(long nowMillis) {
+        for (Member m : members.values()) {
+            if (m.isLocal() && nowMillis < m.activeFromMillis) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean joining(long sentMillis, long nowMillis) {
+        for (Member m : members.values()) {
+            if (m.isLocal() && nowMillis < m.activeFromMillis && sentMillis >= m.joinedMillis) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The candidate that ranks first for the message, or null when no member was one when it was sent. */
+    private Member owner(Fjm2Message message) {
+        long sent = message.originSentMillis();
+        long key = messageKey(message);
+        Member best = null;
+        long bestWeight = 0;
+        boolean anyActive = false;
+        for (Member m : members.values()) {
+            if (m.activeAt(sent)) {
+                anyActive = true;
+                break;
+            }
+        }
+        for (Member m : members.values()) {
+            if (anyActive ? m.activeAt(sent) : m.joinedAt(sent)) {
+                long w = weight(m.id, key);
+                if (best == null || Long.compareUnsigned(w, bestWeight) > 0) {
+                    best = m;
+                    bestWeight = w;
+                }
+            }
+        }
+        return best;
+    }
+
+    private boolean othersCanTakeOver(Member owner) {
+        for (Member m : members.values()) {
+            if (m != owner && !m.gone) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void hold(Fjm2Message copy) {
+        if (heldCopies >= maxHeldCopies) {
+            dropped();
+            return;
+        }
+        heldCopies++;
+        waiting.add(copy);
+    }
+
+    private void keepCopy(Member owner, Fjm2Message copy) {
+        while (heldCopies >= maxHeldCopies && !evictOldest()) {
+            dropped();
+            return;
+        }
+        heldCopies++;
+        owner.owned.add(copy);
+    }
+
+    /** Gives up the oldest copy kept for the member that holds most; false when there is none. */
+    private boolean evictOldest() {
+        Member fullest = null;
+        for (Member m : members.values()) {
+            if (fullest == null || m.owned.size() > fullest.owned.size()) {
+                fullest = m;
+            }
+        }
+        if (fullest == null || fullest.owned.isEmpty()) {
+            return false;
+        }
+        fullest.owned.poll();
+        heldCopies--;
+        dropped();
+        return true;
+    }
+
+    private void dropped() {
+        if (droppedCopies++ % 10_000 == 0) {
+            LOG.warn("{}: more than {} messages of other members held unacknowledged; the oldest are given up "
+                    + "(should their owner die, they are not redelivered) [{} so far]", key, maxHeldCopies,
+                    droppedCopies);
+        }
+    }
+
+    /** Drops the copies the member acknowledged (from the oldest, up to the first it did not). */
+    private void trim(Member m) {
+        while (!m.owned.isEmpty() && m.acknowledged(m.owned.peek())) {
+            m.owned.poll();
+            heldCopies--;
+        }
+    }
+
+    /** A member left or fell silent: the messages it owned and did not acknowledge go to those ranking next. */
+    private void depart(Member gone, String why) {
+        gone.gone = true;
+        members.remove(gone.id);
+        int redelivered = 0;
+        for (Iterator<Fjm2Message> it = gone.owned.iterator(); it.hasNext(); ) {
+            Fjm2Message copy = it.next();
+            it.remove();
+            heldCopies--;
+            if (gone.acknowledged(copy)) {
+                continue;
+            }
+            Member next = owner(copy);
+            if (next == null) {
+                continue;
+            }
+            boolean mayHaveSeen = copy.originSentMillis() < gone.untilMillis;
+            if (next.isLocal()) {
+                redelivered++;
+            }
+            hand(next, copy, mayHaveSeen);
+        }
+        if (gone.isLocal() || redelivered > 0 || LOG.isDebugEnabled()) {
+            LOG.info("{}: member {} {}; {} of its unacknowledged messages go to members here", key,
+                    Long.toHexString(gone.id), why, redelivered);
+        }
+    }
+
+    /** Gives a decided message to its owner: delivered here, or kept for one elsewhere. */
+    private void hand(Member owner, Fjm2Message copy, boolean redelivery) {
+        if (!owner.isLocal() || othersCanTakeOver(owner)) {
+            heldCopies++;
+            owner.owned.add(owner.isLocal() ? copy.copy() : copy);
+        }
+        if (owner.isLocal()) {
+            if (redelivery) {
+                SessionAcknowledgements.markRedelivered(copy);
+            }
+            owner.consumer.acceptShared(copy);
+        }
+    }
+
+    /** Copies held for other members (or waiting); for tests and the MBean. */
+    synchronized int heldCopies() {
+        return heldCopies;
+    }
+
+    synchronized int memberCount() {
+        return members.size();
+    }
+
+    // ------------------------------------------------------------------ ranking
+
+    static long messageKey(Fjm2Message m) {
+        long h = mix(m.originEpoch());
+        h = mix(h ^ ((long) m.originProducer() << 8 | m.originPriority()));
+        return mix(h ^ m.originSequence());
+    }
+
+    static long weight(long memberId, long messageKey) {
+        return mix(memberId ^ messageKey);
+    }
+
+    /** A 64-bit finaliser (every input bit moves every output bit): rendezvous weights must not correlate. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}
