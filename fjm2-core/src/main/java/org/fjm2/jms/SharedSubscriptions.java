@@ -38,7 +38,7 @@ final class SharedSubscriptions {
     /** A member not heard for this long is gone: its unacknowledged messages go to the others. */
     static final long MEMBER_TIMEOUT_MILLIS = 10 * HEARTBEAT_MILLIS;
     /** Members of one subscription known at most (a flood of forged members cannot grow the table beyond). */
-    static final int MAX_MEMBERS = 1024;
+    static final int MAX_MEMBERS = 256;
     /** Copies of other members' unacknowledged messages kept per subscription at most (the oldest go first). */
     static final int MAX_HELD_COPIES = 100_000;
 
