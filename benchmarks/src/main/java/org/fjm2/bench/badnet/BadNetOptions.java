@@ -33,6 +33,11 @@ public final class BadNetOptions {
             description = "Longest wait after the last publish for the subscriber to catch up, s. Default: ${DEFAULT-VALUE}.")
     public int tailWaitSeconds;
 
+    @Option(names = "--fjm2-params", paramLabel = "PARAMS", defaultValue = "",
+            description = "More URL parameters for FJM2's connections, as a URL's query writes them (e.g."
+                    + " backoff=1&autoParity=2): to measure a setting on these links. Default: none.")
+    public String fjm2Params;
+
     public Duration tailWait() {
         return Duration.ofSeconds(tailWaitSeconds);
     }

@@ -68,8 +68,10 @@ public final class EmulatedPath implements AutoCloseable {
      * @param grttSeconds           initial group round-trip time estimate (the {@code grtt} parameter): the link's
      *                              round trip, so that the first NACK rounds are not premature
      * @param tunnelRateBitsPerSecond pacing rate of each FJM2D towards its peer
+     * @param extraParams           more URL parameters ("a=1&b=2"; empty: none)
      */
-    public record Settings(long fjm2RateBitsPerSecond, double grttSeconds, long tunnelRateBitsPerSecond) {
+    public record Settings(long fjm2RateBitsPerSecond, double grttSeconds, long tunnelRateBitsPerSecond,
+                           String extraParams) {
     }
 
     /** Multicast groups of the paths (each takes two); their UDP ports are free ephemeral ports. */
@@ -162,8 +164,9 @@ public final class EmulatedPath implements AutoCloseable {
     }
 
     private static ConnectionFactory fjm2(String groupAndPort, Settings settings) throws JMSException {
-        return new Fjm2ConnectionFactory(String.format(Locale.ROOT, "norm://%s?interface=lo&rate=%d&grtt=%s&jmx=false",
-                groupAndPort, settings.fjm2RateBitsPerSecond(), settings.grttSeconds()));
+        return new Fjm2ConnectionFactory(String.format(Locale.ROOT, "norm://%s?interface=lo&rate=%d&grtt=%s&jmx=false%s",
+                groupAndPort, settings.fjm2RateBitsPerSecond(), settings.grttSeconds(),
+                settings.extraParams().isEmpty() ? "" : "&" + settings.extraParams()));
     }
 
     private static TunnelDaemon tunnel(String groupAndPort, String node, Settings settings, boolean acceptUnlisted)

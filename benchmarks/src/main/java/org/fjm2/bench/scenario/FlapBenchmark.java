@@ -89,7 +89,7 @@ public final class FlapBenchmark implements Callable<Integer> {
                 .queueLimit(1 << 20).upDown(UpDownSchedule.of(Duration.ofSeconds(upSeconds),
                         Duration.ofSeconds(downSeconds))).build();
         EmulatedPath.Settings settings = new EmulatedPath.Settings(linkRate * 8 / 10,
-                Math.max(0.01, 2 * delayMillis / 1000.0), linkRate);
+                Math.max(0.01, 2 * delayMillis / 1000.0), linkRate, common.fjm2Params);
         ResultTable table = new ResultTable(String.format(Locale.ROOT,
                 "Paced publishing for %d s per cell over %s (seed %d)", durationSeconds, profile.describe(),
                 common.seed),

@@ -90,7 +90,7 @@ public final class JitterBenchmark implements Callable<Integer> {
                 .queueLimit(1 << 20).upDown(UpDownSchedule.of(Duration.ofSeconds(upSeconds),
                         Duration.ofSeconds(outageSeconds))).build();
         EmulatedPath.Settings settings = new EmulatedPath.Settings(linkRate * 8 / 10,
-                Math.max(0.01, 2 * delayMillis / 1000.0), linkRate);
+                Math.max(0.01, 2 * delayMillis / 1000.0), linkRate, common.fjm2Params);
         ResultTable table = new ResultTable(String.format(Locale.ROOT,
                 "Periodic producer for %d s per cell over %s (seed %d); J in ms", durationSeconds, profile.describe(),
                 common.seed),

@@ -86,7 +86,7 @@ public final class LossyLinkBenchmark implements Callable<Integer> {
                 "system", "loss_pct", "received", "missing", "reported_lost", "duplicates", "msgs_per_s", "MB_per_s",
                 "p50_ms", "p99_ms", "vs_artemis", "link_drops");
         EmulatedPath.Settings settings = new EmulatedPath.Settings((long) (linkRate * senderShare),
-                2 * delayMillis / 1000.0, linkRate);
+                2 * delayMillis / 1000.0, linkRate, common.fjm2Params);
         List<double[]> goodput = new ArrayList<>();
         for (Kind ignored : kinds) {
             goodput.add(new double[losses.length]);

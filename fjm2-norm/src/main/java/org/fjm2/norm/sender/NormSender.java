@@ -80,13 +80,15 @@ public final class NormSender {
         this.window = new TxWindow(config.txCacheObjects(), ThreadLocalRandom.current().nextInt(0x10000));
         this.acks = new Acknowledgements(true, config.maxReceivers(),
                 Acknowledgements.NO_PROGRESS_HOLDS * config.maxHold().toNanos(), ctx);
-        SenderPackets packets = new SenderPackets(ctx, instanceId, grtt, parityEncoder);
-        RepairScheduler repairs = new RepairScheduler(ctx, window, grtt);
+        AdvertisedBackoff backoff = new AdvertisedBackoff(config, acks::trackedCount);
+        SenderPackets packets = new SenderPackets(ctx, instanceId, grtt, parityEncoder, backoff);
+        RepairScheduler repairs = new RepairScheduler(ctx, window, grtt, backoff);
         CacheEviction eviction = new CacheEviction(ctx, window, queues, admission, acks, grtt);
         // Probing goes on while a round waits for acknowledgements: a GRTT inflated at the end of a burst must come down
         // for the repairs that round may need (their timers scale with it), and only answered probes bring it down.
         ProbeSchedule probes = new ProbeSchedule(ctx, () -> state.isIdle() && !acks.roundActive(), rate, grtt);
-        this.streams = new StreamSender(ctx, instanceId, grtt, rate, probes, parityEncoder, () -> window.count() == 0);
+        this.streams = new StreamSender(ctx, instanceId, grtt, backoff, rate, probes, parityEncoder,
+                () -> window.count() == 0);
         repairs.ignore(id -> streams.handles(id, window.count() == 0));
         this.rounds = new WatermarkRounds(ctx, state, acks, window, queues, admission, grtt, rate, packets, eviction,
                 this::hasWork);

@@ -25,7 +25,7 @@ final class RepairScheduler {
     private final NormConfig config;
     private final TxWindow window;
     private final GrttEstimator grtt;
-    private final int backoffFactor;
+    private final AdvertisedBackoff backoff;
     private final RepairRequestReader requestReader = new RepairRequestReader();
     private final GrttTimer repairTimer;
     private boolean holdoff;
@@ -43,12 +43,12 @@ final class RepairScheduler {
     private int erasureBlock = -1;
     private int erasures;
 
-    RepairScheduler(ProtocolContext ctx, TxWindow window, GrttEstimator grtt) {
+    RepairScheduler(ProtocolContext ctx, TxWindow window, GrttEstimator grtt, AdvertisedBackoff backoff) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.window = window;
         this.grtt = grtt;
-        this.backoffFactor = config.backoffFactor();
+        this.backoff = backoff;
         this.repairTimer = new GrttTimer("sender-repair", ctx, grtt::advertisedNanos, this::onRepairTimer);
     }
 
@@ -92,7 +92,8 @@ final class RepairScheduler {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
         }
         if (applied && !holdoff && !repairTimer.isActive()) {
-            repairTimer.schedule(now, config.parity() > 0 || backoffFactor > 0 ? backoffFactor + 1.0 : 0.0);
+            int k = backoff.factor();
+            repairTimer.schedule(now, config.parity() > 0 || k > 0 ? k + 1.0 : 0.0);
         }
         if (applied && holdoff) {
             ctx.wakeTransmitter();

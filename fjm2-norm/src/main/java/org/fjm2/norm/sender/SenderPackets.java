@@ -32,19 +32,20 @@ final class SenderPackets {
     private final int instanceId;
     private final GrttEstimator grtt;
     private final ParityEncoder parityEncoder;
-    private final int backoffFactor;
+    private final AdvertisedBackoff backoff;
     private final int groupSizeQuantized;
     private final ObjectMessageFlyweight dataMessage = new ObjectMessageFlyweight();
     private final CommandFlyweight command = new CommandFlyweight();
     private int ccSequence;
 
-    SenderPackets(ProtocolContext ctx, int instanceId, GrttEstimator grtt, ParityEncoder parityEncoder) {
+    SenderPackets(ProtocolContext ctx, int instanceId, GrttEstimator grtt, ParityEncoder parityEncoder,
+                  AdvertisedBackoff backoff) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.instanceId = instanceId;
         this.grtt = grtt;
         this.parityEncoder = parityEncoder;
-        this.backoffFactor = config.backoffFactor();
+        this.backoff = backoff;
         this.groupSizeQuantized = Quantizer.quantizeGroupSize(config.groupSize());
     }
 
@@ -59,7 +60,7 @@ final class SenderPackets {
         dataMessage.wrap(packet, packet.writerIndex(), packet.capacity());
         int flags = (repair ? NormWire.FLAG_REPAIR : 0) | (object.info != null ? NormWire.FLAG_INFO : 0);
         dataMessage.writeObjectHeader(NormWire.TYPE_DATA, ctx.nextSequence(), ctx.nodeId(), instanceId,
-                grtt.quantized(), backoffFactor, groupSizeQuantized, flags, FEC_ID, object.objectId);
+                grtt.quantized(), backoff.factor(), groupSizeQuantized, flags, FEC_ID, object.objectId);
         dataMessage.writePayloadId(FEC_M, block, symbol, k);
         int header = ObjectMessageFlyweight.baseHeaderLength(NormWire.TYPE_DATA, FEC_ID);
         header += writeFti(packet, packet.writerIndex() + header, object);
@@ -109,7 +110,7 @@ final class SenderPackets {
         // the flag as "the object has info" and otherwise ignores the info it carries.
         int flags = NormWire.FLAG_INFO | (object.firstPassDone ? NormWire.FLAG_REPAIR : 0);
         dataMessage.writeObjectHeader(NormWire.TYPE_INFO, ctx.nextSequence(), ctx.nodeId(), instanceId,
-                grtt.quantized(), backoffFactor, groupSizeQuantized, flags, FEC_ID, object.objectId);
+                grtt.quantized(), backoff.factor(), groupSizeQuantized, flags, FEC_ID, object.objectId);
         int header = ObjectMessageFlyweight.INFO_HEADER_LENGTH;
         header += writeFti(packet, packet.writerIndex() + header, object);
         dataMessage.headerLength(header);
@@ -146,7 +147,7 @@ final class SenderPackets {
     private void startCommand(ByteBuf packet, int flavor) {
         command.wrap(packet, packet.writerIndex(), packet.capacity());
         command.writeCommandHeader(flavor, ctx.nextSequence(), ctx.nodeId(), instanceId, grtt.quantized(),
-                backoffFactor, groupSizeQuantized);
+                backoff.factor(), groupSizeQuantized);
     }
 
     private int finishCommand(ByteBuf packet, int length) {

@@ -23,19 +23,19 @@ final class StreamPackets {
     private final ProtocolContext ctx;
     private final int instanceId;
     private final GrttEstimator grtt;
-    private final int backoffFactor;
+    private final AdvertisedBackoff backoff;
     private final int groupSizeQuantized;
     private final ObjectMessageFlyweight message = new ObjectMessageFlyweight();
     private final CommandFlyweight command = new CommandFlyweight();
     /** Stream bytes (payload_len) the last source symbol sent carried. */
     private int lastDataLength;
 
-    StreamPackets(ProtocolContext ctx, int instanceId, GrttEstimator grtt) {
+    StreamPackets(ProtocolContext ctx, int instanceId, GrttEstimator grtt, AdvertisedBackoff backoff) {
         this.ctx = ctx;
         NormConfig config = ctx.config();
         this.instanceId = instanceId;
         this.grtt = grtt;
-        this.backoffFactor = config.backoffFactor();
+        this.backoff = backoff;
         this.groupSizeQuantized = Quantizer.quantizeGroupSize(config.groupSize());
     }
 
@@ -47,7 +47,7 @@ final class StreamPackets {
         message.wrap(packet, packet.writerIndex(), packet.capacity());
         int flags = NormWire.FLAG_STREAM | (repair ? NormWire.FLAG_REPAIR : 0);
         message.writeObjectHeader(NormWire.TYPE_DATA, ctx.nextSequence(), ctx.nodeId(), instanceId, grtt.quantized(),
-                backoffFactor, groupSizeQuantized, flags, SenderPackets.FEC_ID, streamId);
+                backoff.factor(), groupSizeQuantized, flags, SenderPackets.FEC_ID, streamId);
         message.writePayloadId(SenderPackets.FEC_M, ring.blockOf(slot), symbol, ring.blockSize);
         int header = ObjectMessageFlyweight.baseHeaderLength(NormWire.TYPE_DATA, SenderPackets.FEC_ID);
         header += HeaderExtensions.writeFti(packet, packet.writerIndex() + header, SenderPackets.FEC_ID,
@@ -92,7 +92,7 @@ final class StreamPackets {
         ByteBuf packet = ctx.output().allocate(64);
         command.wrap(packet, packet.writerIndex(), packet.capacity());
         command.writeCommandHeader(flavor, ctx.nextSequence(), ctx.nodeId(), instanceId, grtt.quantized(),
-                backoffFactor, groupSizeQuantized);
+                backoff.factor(), groupSizeQuantized);
         int header = command.writeObjectPosition(SenderPackets.FEC_ID, SenderPackets.FEC_M, streamId, block, symbol,
                 blockSize);
         command.headerLength(header);

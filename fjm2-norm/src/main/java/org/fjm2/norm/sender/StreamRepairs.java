@@ -20,6 +20,7 @@ final class StreamRepairs {
 
     private final ProtocolContext ctx;
     private final GrttEstimator grtt;
+    private final AdvertisedBackoff backoff;
     private final RepairRequestReader reader = new RepairRequestReader();
     private final GrttTimer timer;
     private final Runnable onActivated;
@@ -34,10 +35,11 @@ final class StreamRepairs {
      *                  answered with the stream's SQUELCH (the stream is the oldest thing held, as an NRL sender
      *                  squelches)
      */
-    StreamRepairs(ProtocolContext ctx, GrttEstimator grtt, Runnable onActivated,
+    StreamRepairs(ProtocolContext ctx, GrttEstimator grtt, AdvertisedBackoff backoff, Runnable onActivated,
                   java.util.function.BooleanSupplier noObjects) {
         this.ctx = ctx;
         this.grtt = grtt;
+        this.backoff = backoff;
         this.onActivated = onActivated;
         this.noObjects = noObjects;
         this.timer = new GrttTimer("sender-stream-repair", ctx, grtt::advertisedNanos, this::onTimer);
@@ -113,7 +115,7 @@ final class StreamRepairs {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
         }
         if (applied && !holdoff && !timer.isActive()) {
-            timer.schedule(now, ctx.config().backoffFactor() + 1.0);
+            timer.schedule(now, backoff.factor() + 1.0);
         }
         if (squelchDue) {
             ctx.wakeTransmitter();
@@ -140,7 +142,7 @@ final class StreamRepairs {
             holdoff = false;
             if (ring.hasRequests()) {
                 // asked for during the hold-off: another aggregation (a block asked for is never reused before)
-                timer.schedule(ctx.nanoTime(), ctx.config().backoffFactor() + 1.0);
+                timer.schedule(ctx.nanoTime(), backoff.factor() + 1.0);
             }
             return;
         }

@@ -50,16 +50,17 @@ final class StreamSender {
     private long lastSendNanos;
 
     /** {@code noObjects}: whether the sender holds no object (see {@link StreamRepairs}). */
-    StreamSender(ProtocolContext ctx, int instanceId, GrttEstimator grtt, RateController rate, ProbeSchedule probes,
-                 ParityEncoder encoder, java.util.function.BooleanSupplier noObjects) {
+    StreamSender(ProtocolContext ctx, int instanceId, GrttEstimator grtt, AdvertisedBackoff backoff,
+                 RateController rate, ProbeSchedule probes, ParityEncoder encoder,
+                 java.util.function.BooleanSupplier noObjects) {
         this.ctx = ctx;
         this.config = ctx.config();
         this.grtt = grtt;
         this.rate = rate;
         this.probes = probes;
         this.encoder = encoder;
-        this.packets = new StreamPackets(ctx, instanceId, grtt);
-        this.repairs = new StreamRepairs(ctx, grtt, ctx::wakeTransmitter, noObjects);
+        this.packets = new StreamPackets(ctx, instanceId, grtt, backoff);
+        this.repairs = new StreamRepairs(ctx, grtt, backoff, ctx::wakeTransmitter, noObjects);
         this.flushTimer = new Timer("sender-stream-flush", this::onFlushTimer);
         this.packTimer = new Timer("sender-stream-pack", ctx::wakeTransmitter);
     }

@@ -70,6 +70,9 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("maxReceivers", NormConfig.DEFAULT_MAX_RECEIVERS, "Receivers a sender tracks for flow control; a new one beyond it replaces the one heard from least recently."),
             p("grtt", seconds(NormConfig.DEFAULT_GRTT_INITIAL), "Initial group round-trip time estimate, seconds."),
             p("backoff", NormConfig.DEFAULT_BACKOFF_FACTOR, "NACK back-off factor (0..15)."),
+            p("smallGroupBackoff", NormConfig.DEFAULT_SMALL_GROUP_BACKOFF_FACTOR, "NACK back-off factor a sender "
+                    + "advertises while it tracks 1 to " + NormConfig.SMALL_GROUP_RECEIVERS + " receivers (few NACKs to "
+                    + "suppress; a long path no longer waits backoff GRTTs per loss); -1: backoff for every group."),
             p("groupSize", NormConfig.DEFAULT_GROUP_SIZE, "Group size estimate advertised to receivers."),
             p("unicastNacks", NormConfig.DEFAULT_UNICAST_NACKS, "Send NACKs to the sender only (no suppression)."),
             p("senderTimeout", seconds(NormConfig.DEFAULT_SENDER_TIMEOUT), "Seconds of silence after which a remote sender is gone."),
@@ -174,6 +177,8 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             b.grttMin(grtt);
         }
         b.backoffFactor(ParameterValues.intValue(p, "backoff", NormConfig.DEFAULT_BACKOFF_FACTOR, 0, 15));
+        b.smallGroupBackoffFactor(ParameterValues.intValue(p, "smallGroupBackoff",
+                NormConfig.DEFAULT_SMALL_GROUP_BACKOFF_FACTOR, -1, 15));
         b.groupSize(ParameterValues.intValue(p, "groupSize", NormConfig.DEFAULT_GROUP_SIZE, 1, Integer.MAX_VALUE));
         b.unicastNacks(ParameterValues.booleanValue(p, "unicastNacks", NormConfig.DEFAULT_UNICAST_NACKS));
         b.senderTimeout(duration(p, "senderTimeout", NormConfig.DEFAULT_SENDER_TIMEOUT));
