@@ -25,6 +25,14 @@ import org.fjm2.norm.transport.DatagramTransport;
  */
 public final class NormSession implements AutoCloseable {
 
+    /**
+     * How long {@link #awaitFlushed} waits after the FLUSHes when the sender heard no receiver at all: its FLUSHes
+     * spanned a GRTT it could not measure, and a receiver behind a tunnel lost the tail of a publisher's messages in
+     * the three-LAN mesh because its NACKs came after the publisher had closed 2 s into its life, never having
+     * heard anyone.
+     */
+    public static final Duration UNHEARD_LINGER = Duration.ofSeconds(1);
+
     private final SessionEngine engine;
 
     private NormSession(SessionEngine engine) {
@@ -127,16 +135,28 @@ public final class NormSession implements AutoCloseable {
 
     /**
      * Waits until everything enqueued has been sent and the end-of-transmission FLUSH repetitions are done (receivers
-     * had their chance to NACK); false on timeout.
+     * had their chance to NACK), and, when the sender never heard any receiver, {@link #UNHEARD_LINGER} more while it
+     * still answers repairs; false on timeout.
      */
     public boolean awaitFlushed(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        long unheardUntil = 0;
         while (System.nanoTime() - deadline < 0) {
             if (engine.isClosed()) {
                 return false;
             }
             if (engine.call(() -> engine.sender().flushed())) {
-                return true;
+                if (!engine.call(() -> engine.sender().sentUnheard())) {
+                    return true;
+                }
+                long now = System.nanoTime();
+                if (unheardUntil == 0) {
+                    unheardUntil = now + UNHEARD_LINGER.toNanos();
+                } else if (now - unheardUntil >= 0) {
+                    return true;
+                }
+            } else {
+                unheardUntil = 0;
             }
             Thread.sleep(5);
         }

@@ -277,6 +277,15 @@ public final class NormSender {
      * without it, and the publisher closed with that subscriber lacking its last 4 objects. Meanwhile the stream-end
      * FLUSHes go on naming the newest object, so that such a receiver NACKs what it lacks.
      */
+    /**
+     * Whether this sender holds objects it sent and has never heard any receiver: the FLUSHes of its end of
+     * transmission span a GRTT it could not measure, and receivers it cannot know about (behind a tunnel, whose
+     * feedback takes longer than those FLUSHes) may still ask for repairs.
+     */
+    public boolean sentUnheard() {
+        return window.count() > 0 && !acks.everTracked();
+    }
+
     public boolean flushed() {
         if (!isIdle() || rounds.busy()) {
             return false;
