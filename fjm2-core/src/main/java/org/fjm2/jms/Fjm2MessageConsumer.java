@@ -20,9 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A subscriber of one topic: non-durable, durable (a name under the connection's client id, kept by the stores:
  * {@link DurableSubscriptions}, its acknowledgements moving its {@link DurablePosition}), or a member of a shared
- * subscription taking its share of the messages ({@link SharedSubscriptions}). Messages wait in a bounded {@link ConsumerQueue}; they are taken by
- * {@link #receive} or, when a MessageListener is set, by the session's dispatcher thread. A message with a
- * delivery delay waits on the connection's timer first (counted against the same limit).
+ * subscription taking its share of the messages ({@link SharedSubscriptions}). Messages wait in a bounded
+ * {@link ConsumerQueue}; they are taken by {@link #receive} or, when a MessageListener is set, by the session's
+ * dispatcher thread. A message with a delivery delay waits on the connection's timer first (counted against the
+ * same limit).
  */
 public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscriber {
 
