@@ -45,6 +45,23 @@ final class DurablePosition {
     }
 
     /**
+     * Moves a stream's position to {@code sequence} (never backwards) without counting it as a change to send: what
+     * another member of a shared subscription said it acknowledged.
+     */
+    synchronized void moveTo(Stream stream, long sequence) {
+        Long before = last.get(stream);
+        if (before == null || before < sequence) {
+            last.put(stream, sequence);
+        }
+    }
+
+    /** The last sequence number acknowledged of the stream; 0 (numbers start at 1) when none is known. */
+    synchronized long through(Stream stream) {
+        Long through = last.get(stream);
+        return through == null ? 0 : through;
+    }
+
+    /**
      * The streams whose position moved since the last call, with their new position (the stores keep the rest);
      * empty when none did.
      */

@@ -45,19 +45,13 @@ final class SharedGroup {
         final long activeFromMillis;
         long untilMillis = Long.MAX_VALUE;
         long lastHeardNanos;
-        /** Left or silent too long: a candidate for nothing. */
-        boolean gone;
         /** The consumer of a member of this connection; null for one elsewhere. */
         final Fjm2MessageConsumer consumer;
-        /** What a member of this connection acknowledged (moved by its session); null elsewhere. */
-        final DurablePosition position;
-        /** The last sequence number of each stream this member acknowledged of those it owns. */
-        final Map<DurablePosition.Stream, Long> acknowledged = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<DurablePosition.Stream, Long> eldest) {
-                return size() > DurablePosition.MAX_STREAMS;
-            }
-        };
+        /**
+         * The last sequence number of each stream this member acknowledged of the messages it owns: moved by its
+         * session here, by its records for one elsewhere.
+         */
+        final DurablePosition position = new DurablePosition();
         /** Copies of the messages it owns that it may not have acknowledged yet, oldest first. */
         final ArrayDeque<Fjm2Message> owned = new ArrayDeque<>();
 
@@ -66,7 +60,6 @@ final class SharedGroup {
             this.joinedMillis = joinedMillis;
             this.activeFromMillis = activeFromMillis;
             this.consumer = consumer;
-            this.position = consumer == null ? null : new DurablePosition();
             this.lastHeardNanos = nowNanos;
         }
 
@@ -75,23 +68,16 @@ final class SharedGroup {
         }
 
         boolean activeAt(long sentMillis) {
-            return !gone && activeFromMillis <= sentMillis && sentMillis < untilMillis;
+            return activeFromMillis <= sentMillis && sentMillis < untilMillis;
         }
 
+        /** Joined when the message was sent (active implies joined: a member is active from its join on). */
         boolean joinedAt(long sentMillis) {
-            return !gone && joinedMillis <= sentMillis && sentMillis < untilMillis;
+            return joinedMillis <= sentMillis && sentMillis < untilMillis;
         }
 
         boolean acknowledged(Fjm2Message m) {
-            Long through = acknowledged.get(DurablePosition.Stream.of(m));
-            return through != null && m.originSequence() <= through;
-        }
-
-        void acknowledged(DurablePosition.Stream stream, long through) {
-            Long before = acknowledged.get(stream);
-            if (before == null || before < through) {
-                acknowledged.put(stream, through);
-            }
+            return m.originSequence() <= position.through(DurablePosition.Stream.of(m));
         }
     }
 
@@ -127,8 +113,6 @@ final class SharedGroup {
     /** A member here closed: it leaves at {@code nowMillis}; what it owned and did not acknowledge goes on. */
     synchronized void leaveLocal(Member m, long nowMillis) {
         m.untilMillis = nowMillis;
-        Map<DurablePosition.Stream, Long> all = m.position.takeAll();
-        all.forEach(m::acknowledged);
         depart(m, "closed");
     }
 
@@ -177,7 +161,7 @@ final class SharedGroup {
         }
         m.lastHeardNanos = nowNanos;
         for (int i = 0; i < r.entryCount(); i++) {
-            m.acknowledged(new DurablePosition.Stream(r.entryEpoch(i), r.entryProducer(i), r.entryPriority(i)),
+            m.position.moveTo(new DurablePosition.Stream(r.entryEpoch(i), r.entryProducer(i), r.entryPriority(i)),
                     r.entrySequence(i));
         }
         trim(m);
@@ -200,7 +184,7 @@ final class SharedGroup {
                 depart(m, "silent for over " + SharedSubscriptions.MEMBER_TIMEOUT_MILLIS + " ms");
             }
         }
-        if (!waiting.isEmpty() && !joining(nowMillis)) {
+        if (!waiting.isEmpty() && !joining(Long.MAX_VALUE, nowMillis)) {
             List<Fjm2Message> decide = new ArrayList<>(waiting);
             waiting.clear();
             heldCopies -= decide.size();
@@ -218,12 +202,10 @@ final class SharedGroup {
         }
     }
 
-    /** A member here moved: what it acknowledged since the last call (for its heartbeat), applied here too. */
+    /** What a member here acknowledged since the last call (for its heartbeat); its copies so covered go. */
     synchronized Map<DurablePosition.Stream, Long> takeAcknowledged(Member m) {
-        Map<DurablePosition.Stream, Long> moved = m.position.takeChanged();
-        moved.forEach(m::acknowledged);
         trim(m);
-        return moved;
+        return m.position.takeChanged();
     }
 
     // ------------------------------------------------------------------ messages
@@ -249,25 +231,17 @@ final class SharedGroup {
         if (owner == null) {
             return null;
         }
-        if (owner.isLocal() && !othersCanTakeOver(owner)) {
-            lastOwner = owner.consumer;
-            return lastOwner;
+        if (othersCanTakeOver()) {
+            keepCopy(owner, message.copy());
         }
-        keepCopy(owner, message.copy());
         lastOwner = owner.isLocal() ? owner.consumer : null;
         return lastOwner;
     }
 
-    /** Whether a member here has joined and is not yet active (it waits to know every member before it decides). */
-    private boolean joining(long nowMillis) {
-        for (Member m : members.values()) {
-            if (m.isLocal() && nowMillis < m.activeFromMillis) {
-                return true;
-            }
-        }
-        return false;
-    }
-
+    /**
+     * Whether a member here that joined by {@code sentMillis} is not yet active at {@code nowMillis} (it waits to
+     * know every member before it decides); {@code Long.MAX_VALUE}: any member here.
+     */
     private boolean joining(long sentMillis, long nowMillis) {
         for (Member m : members.values()) {
             if (m.isLocal() && nowMillis < m.activeFromMillis && sentMillis >= m.joinedMillis) {
@@ -281,34 +255,30 @@ final class SharedGroup {
     private Member owner(Fjm2Message message) {
         long sent = message.originSentMillis();
         long key = messageKey(message);
-        Member best = null;
-        long bestWeight = 0;
-        boolean anyActive = false;
+        Member bestActive = null;
+        long activeWeight = 0;
+        Member bestJoined = null;
+        long joinedWeight = 0;
         for (Member m : members.values()) {
-            if (m.activeAt(sent)) {
-                anyActive = true;
-                break;
+            if (!m.joinedAt(sent)) {
+                continue;
+            }
+            long w = weight(m.id, key);
+            if (m.activeAt(sent) && (bestActive == null || Long.compareUnsigned(w, activeWeight) > 0)) {
+                bestActive = m;
+                activeWeight = w;
+            }
+            if (bestJoined == null || Long.compareUnsigned(w, joinedWeight) > 0) {
+                bestJoined = m;
+                joinedWeight = w;
             }
         }
-        for (Member m : members.values()) {
-            if (anyActive ? m.activeAt(sent) : m.joinedAt(sent)) {
-                long w = weight(m.id, key);
-                if (best == null || Long.compareUnsigned(w, bestWeight) > 0) {
-                    best = m;
-                    bestWeight = w;
-                }
-            }
-        }
-        return best;
+        return bestActive != null ? bestActive : bestJoined;
     }
 
-    private boolean othersCanTakeOver(Member owner) {
-        for (Member m : members.values()) {
-            if (m != owner && !m.gone) {
-                return true;
-            }
-        }
-        return false;
+    /** Whether another member could take a message over from its owner (the members gone are no longer listed). */
+    private boolean othersCanTakeOver() {
+        return members.size() > 1;
     }
 
     private void hold(Fjm2Message copy) {
@@ -364,7 +334,6 @@ final class SharedGroup {
 
     /** A member left or fell silent: the messages it owned and did not acknowledge go to those ranking next. */
     private void depart(Member gone, String why) {
-        gone.gone = true;
         members.remove(gone.id);
         int redelivered = 0;
         for (Iterator<Fjm2Message> it = gone.owned.iterator(); it.hasNext(); ) {
@@ -392,9 +361,8 @@ final class SharedGroup {
 
     /** Gives a decided message to its owner: delivered here, or kept for one elsewhere. */
     private void hand(Member owner, Fjm2Message copy, boolean redelivery) {
-        if (!owner.isLocal() || othersCanTakeOver(owner)) {
-            heldCopies++;
-            owner.owned.add(owner.isLocal() ? copy.copy() : copy);
+        if (othersCanTakeOver()) {
+            keepCopy(owner, owner.isLocal() ? copy.copy() : copy);
         }
         if (owner.isLocal()) {
             if (redelivery) {

@@ -99,7 +99,7 @@ final class SharedSubscriptions {
     void leave(SharedGroup group, SharedGroup.Member m) {
         long now = System.currentTimeMillis();
         group.leaveLocal(m, now);
-        send(group, m, SharedMemberFlyweight.TYPE_LEAVE, m.acknowledged);
+        send(group, m, SharedMemberFlyweight.TYPE_LEAVE, m.position.takeAll());
         synchronized (this) {
             if (!group.hasLocalMembers()) {
                 groups.remove(group.key, group);

@@ -13,6 +13,7 @@ import org.fjm2.norm.api.NormConfig;
 import org.fjm2.norm.api.NormCounters;
 import org.fjm2.norm.api.NormListener;
 import org.fjm2.norm.engine.SessionEngine;
+import org.fjm2.norm.sender.NormSender;
 import org.fjm2.norm.transport.DatagramTransport;
 
 /**
@@ -25,13 +26,8 @@ import org.fjm2.norm.transport.DatagramTransport;
  */
 public final class NormSession implements AutoCloseable {
 
-    /**
-     * How long {@link #awaitFlushed} waits after the FLUSHes when the sender heard no receiver at all: its FLUSHes
-     * spanned a GRTT it could not measure, and a receiver behind a tunnel lost the tail of a publisher's messages in
-     * the three-LAN mesh because its NACKs came after the publisher had closed 2 s into its life, never having
-     * heard anyone.
-     */
-    public static final Duration UNHEARD_LINGER = Duration.ofSeconds(1);
+    /** How long {@link #awaitFlushed} waits after the FLUSHes when the sender heard no receiver at all. */
+    public static final Duration UNHEARD_LINGER = Duration.ofNanos(NormSender.UNHEARD_LINGER_NANOS);
 
     private final SessionEngine engine;
 
@@ -140,23 +136,12 @@ public final class NormSession implements AutoCloseable {
      */
     public boolean awaitFlushed(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        long unheardUntil = 0;
         while (System.nanoTime() - deadline < 0) {
             if (engine.isClosed()) {
                 return false;
             }
             if (engine.call(() -> engine.sender().flushed())) {
-                if (!engine.call(() -> engine.sender().sentUnheard())) {
-                    return true;
-                }
-                long now = System.nanoTime();
-                if (unheardUntil == 0) {
-                    unheardUntil = now + UNHEARD_LINGER.toNanos();
-                } else if (now - unheardUntil >= 0) {
-                    return true;
-                }
-            } else {
-                unheardUntil = 0;
+                return true;
             }
             Thread.sleep(5);
         }

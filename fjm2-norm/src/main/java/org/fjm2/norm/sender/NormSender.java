@@ -35,6 +35,17 @@ import org.slf4j.LoggerFactory;
  */
 public final class NormSender {
 
+    /**
+     * How long a sender that heard no receiver at all stays flushing after its FLUSHes: they spanned a GRTT it could
+     * not measure, and a receiver behind a tunnel lost the tail of a publisher's messages in the three-LAN mesh
+     * because its NACKs came after the publisher had closed 2 s into its life, never having heard anyone.
+     */
+    public static final long UNHEARD_LINGER_NANOS = 1_000_000_000L;
+    private static final long NOT_FLUSHED = Long.MIN_VALUE;
+
+    /** When {@link #flushed} first found the end of transmission done without any receiver heard (event loop). */
+    private long unheardFlushedAt = NOT_FLUSHED;
+
     private static final Logger LOG = LoggerFactory.getLogger(NormSender.class);
 
     /** JMS priorities 0..9 map to ten transmit queues; higher is sent first. */
@@ -282,11 +293,29 @@ public final class NormSender {
      * transmission span a GRTT it could not measure, and receivers it cannot know about (behind a tunnel, whose
      * feedback takes longer than those FLUSHes) may still ask for repairs.
      */
-    public boolean sentUnheard() {
+    private boolean sentUnheard() {
         return window.count() > 0 && !acks.everTracked();
     }
 
+    /**
+     * Whether everything sent is flushed (receivers had their chance to NACK): the end of transmission done, or
+     * every receiver acknowledged; a sender that heard no receiver at all is flushed only
+     * {@link #UNHEARD_LINGER_NANOS} later, answering repairs meanwhile.
+     */
     public boolean flushed() {
+        boolean flushed = flushedAsFarAsKnown();
+        if (!flushed || !sentUnheard()) {
+            unheardFlushedAt = NOT_FLUSHED;
+            return flushed;
+        }
+        long now = ctx.nanoTime();
+        if (unheardFlushedAt == NOT_FLUSHED) {
+            unheardFlushedAt = now;
+        }
+        return now - unheardFlushedAt >= UNHEARD_LINGER_NANOS;
+    }
+
+    private boolean flushedAsFarAsKnown() {
         if (!isIdle() || rounds.busy()) {
             return false;
         }
