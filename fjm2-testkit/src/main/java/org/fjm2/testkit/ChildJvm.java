@@ -17,6 +17,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChildJvm implements AutoCloseable {
 
+    /** Silences logback's own start-up chatter, which would fill the output a failing test prints. */
+    public static final String QUIET_LOGBACK =
+            "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener";
+
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final StringBuilder output = new StringBuilder();
@@ -24,8 +28,7 @@ public final class ChildJvm implements AutoCloseable {
     public ChildJvm(String heap, Class<?> main, String... args) throws java.io.IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx" + heap, "-Djava.net.preferIPv4Stack=true",
-                // logback's own start-up chatter would fill the output a failing test prints
-                "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener", "-cp",
+                QUIET_LOGBACK, "-cp",
                 System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         this.process = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -246,7 +246,8 @@ public final class TestNetwork implements AutoCloseable {
      */
     public JavaProcess startJava(Host host, Class<?> main, List<String> jvmOptions, String... args) {
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", host.namespace(), javaExecutable(),
-                DEFAULT_JAVA_HEAP, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true"));
+                DEFAULT_JAVA_HEAP, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
+                org.fjm2.testkit.ChildJvm.QUIET_LOGBACK));
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", classpath(), main.getName()));
         command.addAll(List.of(args));
