@@ -150,6 +150,23 @@ final class Acknowledgements {
      */
     static final int SILENT_AFTER_ASKS = 6;
 
+    /**
+     * How long (500 ms) feedback from a receiver that said it leaves is not taken to mean it is back: its flow reports
+     * travel to our unicast socket and its leave to the group's, so a report sent just before the leave can be read
+     * after it (two sockets, no order between them; through a tunnel, two paths). Tracked again, the departed
+     * receiver was waited for until the overflow let the sender by (ReceiverDepartureTest, once in a full suite run).
+     * A receiver that really comes back with the same node id within this time is tracked a moment later.
+     */
+    static final long LEFT_GRACE_NANOS = 500_000_000L;
+
+    /** Receivers that said they leave, with when (the latest {@link #MAX_STALLED_REMEMBERED} remembered). */
+    private final LinkedHashMap<Integer, Long> left = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, Long> eldest) {
+            return size() > MAX_STALLED_REMEMBERED;
+        }
+    };
+
     /** Receivers suspended for silence, kept so that they rejoin with what they had acknowledged. */
     private final IntObjectHashMap<Receiver> suspended = new IntObjectHashMap<>();
     private int dropped;
@@ -195,7 +212,8 @@ final class Acknowledgements {
             LOG.debug("receiver {} heard again: waited for again", Integer.toUnsignedString(nodeId));
         }
         if (r == null) {
-            if (!autoTrack || (!acknowledgement && !stalled.isEmpty() && stalled.contains(nodeId))) {
+            if (!autoTrack || (!acknowledgement && !stalled.isEmpty() && stalled.contains(nodeId))
+                    || leftRecently(nodeId, nowNanos)) {
                 return;
             }
             if (acknowledgement && !stalled.isEmpty()) {
@@ -560,8 +578,25 @@ final class Acknowledgements {
         }
     }
 
+    /** Whether {@code nodeId} said it leaves less than {@link #LEFT_GRACE_NANOS} ago (forgotten after that). */
+    private boolean leftRecently(int nodeId, long nowNanos) {
+        if (left.isEmpty()) {
+            return false;
+        }
+        Long at = left.get(nodeId);
+        if (at == null) {
+            return false;
+        }
+        if (nowNanos - at < LEFT_GRACE_NANOS) {
+            return true;
+        }
+        left.remove(nodeId);
+        return false;
+    }
+
     /** The receiver said it leaves the group: stop waiting for it. */
     void leave(int nodeId) {
+        left.put(nodeId, ctx.nanoTime());
         suspended.remove(nodeId);
         Receiver r = receivers.remove(nodeId);
         if (r != null) {

@@ -109,6 +109,20 @@ class AcknowledgementsFlowTest {
     }
 
     @Test
+    void aReportOvertakenByTheLeaveDoesNotTrackTheDepartedReceiverAgain() {
+        acks.onWindowReport(7, 10, 1_000_000, clock.now);
+        assertThat(acks.trackedCount()).isEqualTo(1);
+        acks.leave(7);
+        clock.now += MS;
+        acks.onWindowReport(7, 11, 1_000_000, clock.now);      // sent before the leave, read after it
+        acks.alive(7, clock.now);
+        assertThat(acks.trackedCount()).as("a report read after the leave").isZero();
+        clock.now += Acknowledgements.LEFT_GRACE_NANOS;
+        acks.onWindowReport(7, 1, 1_000_000, clock.now);
+        assertThat(acks.trackedCount()).as("back with the same node id, after the grace").isEqualTo(1);
+    }
+
+    @Test
     void aReportAfterAPauseStartsANewMeasurementInsteadOfCountingTheIdleTime() {
         DrainRate drain = new DrainRate();
         drain.onRead(0, 0);
