@@ -66,6 +66,11 @@ final class OutboundPath implements PacketOutput {
         transport.writeTo(datagram, destination);
     }
 
+    @Override
+    public void flushNow() {
+        transport.flush();
+    }
+
     private void prepare(ByteBuf datagram) {
         counters.increment(Counter.PACKETS_SENT);
         counters.add(Counter.BYTES_SENT, datagram.readableBytes());

@@ -40,4 +40,10 @@ public interface PacketOutput {
 
     /** Sends a datagram to one node (takes ownership of the buffer). */
     void sendTo(ByteBuf datagram, InetSocketAddress destination);
+
+    /**
+     * Sends what is queued now instead of at the end of the event-loop pass: for the rare datagram a peer waits on
+     * while this pass may still take long (a receiver's first flow report, before it works through the read batch).
+     */
+    void flushNow();
 }

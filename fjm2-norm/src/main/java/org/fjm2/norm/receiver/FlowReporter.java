@@ -71,14 +71,20 @@ final class FlowReporter {
         this.heldTimer = new Timer("receiver-flow-held", this::onHeldTimer);
     }
 
-    /** The sender offered flow control (EXT_FJM2_FLOW in a probe): reports start with the next message read. */
-    void offered() {
+    /**
+     * The sender offered flow control (EXT_FJM2_FLOW in a probe of sequence {@code sequence}, {@code length} bytes):
+     * the first report, naming that probe as read, goes out at once, not after the rest of this read batch. Until it
+     * arrives the sender paces only for the receivers it heard, and a busy application (the batch's objects are
+     * delivered first) made it late enough for the sender to overrun this socket on the others' windows.
+     */
+    void offered(int sequence, int length) {
         if (!offered && !closed && !ctx.config().silentReceiver()) {
             offered = true;
             window.senderOffered();
-            unreported = 1;         // the probe itself: the sender learns of us at the end of this read batch
-            queued = true;
-            window.due(this);
+            readSequence = sequence;
+            unreported = DatagramCapacity.charge(length);
+            report(ctx.nanoTime());
+            ctx.output().flushNow();
         }
     }
 

@@ -395,7 +395,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         int extEnd = cmd.offset() + cmd.headerLength();
         if (flow == null && HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_FJM2_FLOW) >= 0) {
             flow = new FlowReporter(ctx, receiveWindow, feedback, this::releasedThrough);
-            flow.offered();
+            flow.offered(cmd.sequence(), cmd.length());
         }
         int rateIndex = HeaderExtensions.find(cmd.buffer(), extStart, extEnd, NormWire.EXT_CC_RATE);
         if (rateIndex >= 0) {

@@ -30,6 +30,14 @@ final class FlowWindow implements Acknowledgements.InFlight {
      * group without FJM2 receivers (NRL NORM, nobody) is held this long once, at its start.
      */
     static final long INITIAL_WAIT_NANOS = 100_000_000L;
+    /**
+     * How long after the first report the receivers not heard from yet are still taken to have read nothing: the
+     * charge sent since the start stays within a buffer like ours (its paced share, twice the initial window) until
+     * then. Every receiver reads the probe that offers flow control at about the same time, but answers only when its
+     * thread runs: on a loaded host one answered 4 ms after another, by when the sender, paced by the first alone, had
+     * put 185 KB into its 128 KiB socket.
+     */
+    static final long START_GUARD_NANOS = 20_000_000L;
     /** Longest initial wait whatever the GRTT (four GRTTs, between the two bounds). */
     static final long INITIAL_WAIT_MAX_NANOS = 500_000_000L;
     /**
@@ -40,6 +48,13 @@ final class FlowWindow implements Acknowledgements.InFlight {
      */
     static final long WINDOW_PROBE_MIN_NANOS = 2_000_000L;
     static final long WINDOW_PROBE_MAX_NANOS = 50_000_000L;
+    /**
+     * Longest interval between probes while they go unanswered: each unanswered probe doubles the next interval up to
+     * this. A receiver that is not scheduled reads nothing, and every probe is one more datagram its full buffer must
+     * hold beside the window, in the share kept for unpaced traffic: probing every GRTT through a stall of seconds
+     * sent over a hundred. A lost report is still recovered from within a GRTT or two.
+     */
+    static final long WINDOW_PROBE_BACKOFF_MAX_NANOS = 1_000_000_000L;
     /** Messages whose charge is remembered: far more than fit in any window, half the 16-bit sequence space. */
     static final int RING = 1 << 15;
 
@@ -50,10 +65,14 @@ final class FlowWindow implements Acknowledgements.InFlight {
     private final Timer stallTimer;
     private final Timer initialTimer;
     private final Timer windowProbeTimer;
+    private final Timer startGuardTimer;
     /** Sends a probe at the next opportunity (receivers answer it with a report). */
     private final Runnable askForReports;
     /** Bytes of the initial window. */
     private final long initialWindow;
+    /** While the start guard lasts ({@link #START_GUARD_NANOS} after the first report), when it ends. */
+    private long startGuardEndNanos;
+    private boolean startGuarded;
     /** Cumulative charge (wrapping) after each sequence number sent, by sequence modulo {@link #RING}. */
     private int[] chargeAfter;
     private int totalCharge;
@@ -65,6 +84,8 @@ final class FlowWindow implements Acknowledgements.InFlight {
     private int baseCharge;
     private long room = Long.MAX_VALUE;
     private boolean waiting;
+    /** Interval to the next probe while waiting: one GRTT at first, doubled by every probe left unanswered. */
+    private long probeIntervalNanos;
 
     FlowWindow(ProtocolContext ctx, Acknowledgements acks, GrttEstimator grtt, Runnable askForReports) {
         this.askForReports = askForReports;
@@ -75,6 +96,7 @@ final class FlowWindow implements Acknowledgements.InFlight {
         this.grtt = grtt;
         this.stallTimer = new Timer("sender-flow-stall", this::onStallTimer);
         this.initialTimer = new Timer("sender-flow-initial", this::onInitialTimer);
+        this.startGuardTimer = new Timer("sender-flow-start-guard", this::onStartGuardTimer);
         long granted = 2L * Math.min(config.receiveBuffer(),
                 SocketBufferLimits.cap(SocketBufferLimits.RMEM_MAX).orElse(Integer.MAX_VALUE));
         this.initialWindow = Math.max(2L * DatagramCapacity.charge(config.segmentSize() + SenderPackets.HEADER_ROOM),
@@ -120,10 +142,17 @@ final class FlowWindow implements Acknowledgements.InFlight {
         if (acks.flowChanged()) {
             baseCharge = totalCharge;
             room = acks.flowRoom(this, config.flowDelay().toNanos());
-            reportsRule |= room != Long.MAX_VALUE;
+            if (!reportsRule && room != Long.MAX_VALUE) {
+                reportsRule = true;
+                startGuarded = true;
+                startGuardEndNanos = now + START_GUARD_NANOS;
+            }
         }
         if (!reportsRule && room == Long.MAX_VALUE) {
             return initialWindowOpen(now);
+        }
+        if (startGuarded && startGuardHolds(now)) {
+            return false;
         }
         if (room == Long.MAX_VALUE || Integer.toUnsignedLong(totalCharge - baseCharge) < room) {
             waiting = false;
@@ -138,7 +167,7 @@ final class FlowWindow implements Acknowledgements.InFlight {
             if (!stallTimer.isActive() || deadline - stallTimer.deadlineNanos() < 0) {
                 ctx.timers().schedule(stallTimer, deadline);
             }
-            ctx.timers().schedule(windowProbeTimer, now + windowProbeNanos());
+            scheduleFirstProbe(now);
         }
         return false;
     }
@@ -158,7 +187,7 @@ final class FlowWindow implements Acknowledgements.InFlight {
         if (!initialTimer.isActive() && !waiting) {
             ctx.timers().schedule(initialTimer, now + initialWaitNanos());
             // A receiver that missed the first probe (the one that offers flow control) learns of it from the next.
-            ctx.timers().schedule(windowProbeTimer, now + windowProbeNanos());
+            scheduleFirstProbe(now);
         }
         waiting = true;
         return false;
@@ -166,6 +195,29 @@ final class FlowWindow implements Acknowledgements.InFlight {
 
     private long initialWaitNanos() {
         return Math.min(INITIAL_WAIT_MAX_NANOS, Math.max(INITIAL_WAIT_NANOS, 4 * grtt.advertisedNanos()));
+    }
+
+    /**
+     * Whether the start guard holds data back now: the charge sent since the start (the first message: the charge
+     * counts from zero) reached a buffer like ours while the receivers that have not answered yet may still answer.
+     */
+    private boolean startGuardHolds(long now) {
+        if (now - startGuardEndNanos >= 0) {
+            startGuarded = false;
+            return false;
+        }
+        if (Integer.toUnsignedLong(totalCharge) < 2 * initialWindow) {
+            return false;
+        }
+        if (!startGuardTimer.isActive()) {
+            ctx.timers().schedule(startGuardTimer, startGuardEndNanos);
+        }
+        return true;
+    }
+
+    private void onStartGuardTimer() {
+        startGuarded = false;
+        ctx.wakeTransmitter();
     }
 
     /** The initial wait ran out without a report: nobody reports, so flow control has nobody to pace for. */
@@ -189,15 +241,20 @@ final class FlowWindow implements Acknowledgements.InFlight {
         }
     }
 
-    private long windowProbeNanos() {
-        return Math.min(WINDOW_PROBE_MAX_NANOS, Math.max(WINDOW_PROBE_MIN_NANOS, grtt.advertisedNanos()));
+    private void scheduleFirstProbe(long now) {
+        probeIntervalNanos = Math.min(WINDOW_PROBE_MAX_NANOS, Math.max(WINDOW_PROBE_MIN_NANOS, grtt.advertisedNanos()));
+        ctx.timers().schedule(windowProbeTimer, now + probeIntervalNanos);
     }
 
-    /** Still waiting one GRTT later: ask the receivers where they are (and again every GRTT while it lasts). */
+    /**
+     * Still waiting one GRTT later: ask the receivers where they are, and again while it lasts, each time twice as late
+     * (a report that opens the gate ends the wait; the next wait starts again at one GRTT).
+     */
     private void onWindowProbeTimer() {
         if (waiting) {
             askForReports.run();
-            ctx.timers().schedule(windowProbeTimer, ctx.nanoTime() + windowProbeNanos());
+            probeIntervalNanos = Math.min(WINDOW_PROBE_BACKOFF_MAX_NANOS, 2 * probeIntervalNanos);
+            ctx.timers().schedule(windowProbeTimer, ctx.nanoTime() + probeIntervalNanos);
         }
     }
 

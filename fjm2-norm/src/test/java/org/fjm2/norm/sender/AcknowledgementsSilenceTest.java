@@ -123,11 +123,13 @@ class AcknowledgementsSilenceTest {
     /** The least of a session context: a settable clock, counters and log limits. */
     static final class Clock implements ProtocolContext {
         long now;
+        /** The session's settings (tests may change them before building what reads them). */
+        NormConfig config = NormConfig.builder("239.255.0.1", 6003).build();
         private final NormCounters counters = new NormCounters();
         private final LogLimiters<RemoteEvent> events = new LogLimiters<>(RemoteEvent.class);
         private final TimerQueue timers = new TimerQueue();
 
-        @Override public NormConfig config() { return NormConfig.builder("239.255.0.1", 6003).build(); }
+        @Override public NormConfig config() { return config; }
         @Override public int nodeId() { return 1; }
         @Override public long nanoTime() { return now; }
         @Override public long micros() { return now / 1000 + 1; }

@@ -36,8 +36,30 @@ class FlowWindowTest {
         assertThat(sendWhileOpen()).isEqualTo(30);
     }
 
+    /**
+     * The first receiver to answer does not open the gate for the others: each answers the probe that offers flow
+     * control when its thread runs, and one that answers a few milliseconds late (a loaded host) must not find its
+     * socket overrun by what the first one's window let out. Until the start guard ends, the charge since the start
+     * stays within a buffer like ours (twice the initial window); then the reported windows rule alone.
+     */
     @Test
-    void aSenderWaitingOnAFullWindowAsksForReportsEveryGrtt() {
+    void theFirstReportDoesNotLetTheSenderOverrunReceiversThatAnswerLater() {
+        int initial = sendWhileOpen();
+        long window = 4L * initial * CHARGE;
+        acks.onWindowReport(5, (clock.sequence - 1) & 0xFFFF, window, clock.now);
+        int guarded = sendWhileOpen();
+        assertThat((long) (initial + guarded) * CHARGE).as("charge sent before the start guard ends")
+                .isLessThanOrEqualTo(2L * initial * CHARGE + CHARGE);
+        acks.onWindowReport(6, (clock.sequence - 1) & 0xFFFF, window, clock.now);
+        assertThat(sendWhileOpen()).as("a second receiver answered, but others may still").isZero();
+        clock.now += FlowWindow.START_GUARD_NANOS;
+        clock.timers().runExpired(clock.now);
+        assertThat(sendWhileOpen()).as("after the guard: the windows reported (the first's less what it has not read)")
+                .isEqualTo(4 * initial - guarded);
+    }
+
+    @Test
+    void aSenderWaitingOnAFullWindowAsksForReportsFromOneGrttOn() {
         sendWhileOpen();
         acks.onWindowReport(5, (clock.sequence - 1) & 0xFFFF, 3L * CHARGE, clock.now);
         assertThat(sendWhileOpen()).isEqualTo(3);
@@ -45,15 +67,55 @@ class FlowWindowTest {
         clock.now += FlowWindow.WINDOW_PROBE_MIN_NANOS;
         clock.timers().runExpired(clock.now);
         assertThat(asked).as("a probe, which every receiver answers with a report").isEqualTo(1);
-        clock.now += FlowWindow.WINDOW_PROBE_MIN_NANOS;
+        clock.now += 2 * FlowWindow.WINDOW_PROBE_MIN_NANOS;
         clock.timers().runExpired(clock.now);
-        assertThat(asked).isEqualTo(2);
+        assertThat(asked).as("unanswered: the next probe twice as late").isEqualTo(2);
         acks.onWindowReport(5, (clock.sequence - 1) & 0xFFFF, 3L * CHARGE, clock.now);
         assertThat(flow.open(clock.now)).isTrue();
         clock.now += 10 * FlowWindow.WINDOW_PROBE_MIN_NANOS;
         clock.timers().runExpired(clock.now);
         assertThat(asked).as("no longer waiting: no more probes").isEqualTo(2);
     }
+
+    /**
+     * A receiver that is not scheduled for seconds reads nothing while its window is full: every probe is one more
+     * datagram its buffer must hold beside the window, in the quarter kept for unpaced traffic (about 40 small
+     * datagrams at 128 KiB). Probing every GRTT through a 5 s stall sent over 100 and overflowed it (the kernel
+     * dropped datagrams at the slow receiver's socket in ReceiverFlowControlTest); unanswered probes back off.
+     */
+    @Test
+    void probesLeftUnansweredThroughALongStallStayFewerThanTheBufferKeepsRoomFor() {
+        clock.config = clock.config.toBuilder().windowSilence(java.time.Duration.ofSeconds(5)).build();
+        FlowWindow gate = new FlowWindow(clock, acks, new GrttEstimator(0.001, 0.0001, 10), () -> asked++);
+        while (gate.open(clock.now)) {
+            gate.onSent(clock.nextSequence(), LENGTH);
+        }
+        acks.onWindowReport(5, (clock.sequence - 1) & 0xFFFF, 3L * CHARGE, clock.now);
+        while (gate.open(clock.now)) {
+            gate.onSent(clock.nextSequence(), LENGTH);
+        }
+        asked = 0;
+        long stallEnd = clock.now + 4_900 * MS;        // within the window silence: still paced for
+        while (clock.now < stallEnd) {
+            clock.now += MS;
+            clock.timers().runExpired(clock.now);
+        }
+        assertThat(gate.waiting()).as("still waiting for the stalled receiver").isTrue();
+        assertThat(asked).as("probes sent through a 4.9 s stall").isBetween(1, UNPACED_SMALL_DATAGRAMS / 2);
+        acks.onWindowReport(5, (clock.sequence - 1) & 0xFFFF, 3L * CHARGE, clock.now);
+        assertThat(gate.open(clock.now)).as("the receiver read: the gate opens").isTrue();
+        while (gate.open(clock.now)) {
+            gate.onSent(clock.nextSequence(), LENGTH);
+        }
+        int before = asked;
+        clock.now += FlowWindow.WINDOW_PROBE_MIN_NANOS;
+        clock.timers().runExpired(clock.now);
+        assertThat(asked - before).as("a new wait probes after one GRTT again").isEqualTo(1);
+    }
+
+    /** Small datagrams the quarter of a 128 KiB buffer kept for unpaced traffic holds. */
+    static final int UNPACED_SMALL_DATAGRAMS = (int) ((128 * 1024 - DatagramCapacity.pacedShare(128 * 1024))
+            / DatagramCapacity.charge(100));
 
     @Test
     void theChargeInFlightIsCountedAcrossTheSequenceWrapAndGapsCostNothing() {
