@@ -33,15 +33,51 @@ final class DurablePosition {
     };
     /** Streams whose position moved since the last flush. Guarded by this. */
     private final Map<Stream, Long> changed = new LinkedHashMap<>();
+    /** Per stream the last sequence handed to the application, acknowledged or not. Guarded by this. */
+    private final Map<Stream, Long> handed = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Stream, Long> eldest) {
+            return size() > MAX_STREAMS;
+        }
+    };
+    /** Streams handed further since the last flush. Guarded by this. */
+    private final Map<Stream, Long> handedChanged = new LinkedHashMap<>();
+
+    /** The message was handed to the application (receive or listener): if it comes again, it is a redelivery. */
+    synchronized void handed(Fjm2Message m) {
+        advance(handed, handedChanged, m);
+    }
+
+    /** Moves the message's stream in {@code marks} to its number (never backwards), noting it in {@code moved}. */
+    private static void advance(Map<Stream, Long> marks, Map<Stream, Long> moved, Fjm2Message m) {
+        Stream stream = Stream.of(m);
+        Long before = marks.get(stream);
+        if (before == null || before < m.originSequence()) {
+            marks.put(stream, m.originSequence());
+            moved.put(stream, m.originSequence());
+        }
+    }
+
+    /**
+     * The streams handed further than acknowledged, with the last number handed: since the last call, or all of them
+     * ({@code all}, the last word of a closing subscriber). Streams acknowledged as far as handed need no word: the
+     * store replays nothing of them up to there.
+     */
+    synchronized Map<Stream, Long> takeHandedBeyondAcknowledged(boolean all) {
+        Map<Stream, Long> out = new LinkedHashMap<>();
+        for (Map.Entry<Stream, Long> e : (all ? handed : handedChanged).entrySet()) {
+            Long acknowledged = last.get(e.getKey());
+            if (acknowledged == null || acknowledged < e.getValue()) {
+                out.put(e.getKey(), e.getValue());
+            }
+        }
+        handedChanged.clear();
+        return out;
+    }
 
     /** The message is acknowledged: its stream's position moves to it (never backwards). */
     synchronized void acknowledged(Fjm2Message m) {
-        Stream stream = Stream.of(m);
-        Long before = last.get(stream);
-        if (before == null || before < m.originSequence()) {
-            last.put(stream, m.originSequence());
-            changed.put(stream, m.originSequence());
-        }
+        advance(last, changed, m);
     }
 
     /**

@@ -33,7 +33,8 @@ import java.util.function.Supplier;
  * and switches from their answer to live messages like a late join ({@link LateJoin}, every message of the answer);
  * its acknowledgements move its {@link DurablePosition}, which a timer sends to the stores every
  * {@link #POSITION_FLUSH_MILLIS} (one record for all that moved, not one per message) and which closing the consumer
- * sends and waits for; {@code unsubscribe} removes the subscription at the stores. Every record goes out through the
+ * sends and waits for, each time after a delivered record of the streams handed further than acknowledged (so the
+ * stores flag what they replay of those redelivered); {@code unsubscribe} removes the subscription at the stores. Every record goes out through the
  * connection's normal send path, from a producer of its own.
  */
 final class DurableSubscriptions {
@@ -222,11 +223,15 @@ final class DurableSubscriptions {
         CompletableFuture<Integer> answer = new CompletableFuture<>();
         try {
             synchronized (flushLock) { // not between the timer's take and send: ours would overtake its record
+                Map<DurablePosition.Stream, Long> handed = consumer.position().takeHandedBeyondAcknowledged(true);
                 Map<DurablePosition.Stream, Long> all = consumer.position().takeAll();
-                if (all.isEmpty()) {
-                    return; // nothing was ever acknowledged, so nothing was sent
+                if (all.isEmpty() && handed.isEmpty()) {
+                    return; // nothing was ever handed over, so nothing was sent
                 }
-                positionRecords = encodePosition(name, all, requestId);
+                positionRecords = new ArrayList<>(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED, name,
+                        handed, 0));
+                positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, name, all,
+                        requestId));
                 confirmations.put(requestId, answer);
                 for (ByteBuf r : positionRecords) {
                     send(r);
@@ -281,10 +286,14 @@ final class DurableSubscriptions {
                 continue;
             }
             Map<DurablePosition.Stream, Long> moved = position.takeChanged();
-            if (moved.isEmpty()) {
+            Map<DurablePosition.Stream, Long> handed = position.takeHandedBeyondAcknowledged(false);
+            if (moved.isEmpty() && handed.isEmpty()) {
                 continue;
             }
-            List<ByteBuf> positionRecords = encodePosition(consumer.durableName(), moved, 0);
+            List<ByteBuf> positionRecords = new ArrayList<>(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED,
+                    consumer.durableName(), handed, 0));
+            positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, consumer.durableName(),
+                    moved, 0));
             try {
                 for (ByteBuf r : positionRecords) {
                     send(r);
@@ -298,14 +307,20 @@ final class DurableSubscriptions {
         }
     }
 
-    /** Position records of at most {@link DurableSubscriptionFlyweight#MAX_POSITION_ENTRIES} streams each. */
-    private List<ByteBuf> encodePosition(String name, Map<DurablePosition.Stream, Long> moved, long requestId) {
+    /**
+     * Position (or delivered) records of at most {@link DurableSubscriptionFlyweight#MAX_POSITION_ENTRIES} streams
+     * each, the last one carrying {@code requestId}; none for no streams.
+     */
+    private List<ByteBuf> encodeEntries(int type, String name, Map<DurablePosition.Stream, Long> moved,
+                                        long requestId) {
         List<ByteBuf> out = new ArrayList<>();
         List<Map.Entry<DurablePosition.Stream, Long>> entries = new ArrayList<>(moved.entrySet());
-        for (int from = 0; from < entries.size(); from += DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES) {
+        // A request wants a record to answer, even an empty one.
+        int limit = requestId != 0 && entries.isEmpty() ? 1 : entries.size();
+        for (int from = 0; from < limit; from += DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES) {
             int to = Math.min(entries.size(), from + DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES);
             ByteBuf record = Unpooled.buffer();
-            int start = DurableSubscriptionFlyweight.beginPosition(record, records.id,
+            int start = DurableSubscriptionFlyweight.beginEntries(record, records.id, type,
                     to == entries.size() ? requestId : 0, clientId.get(), name);
             for (Map.Entry<DurablePosition.Stream, Long> e : entries.subList(from, to)) {
                 DurablePosition.Stream s = e.getKey();

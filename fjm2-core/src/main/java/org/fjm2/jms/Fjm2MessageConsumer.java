@@ -88,6 +88,13 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         return position;
     }
 
+    /** The message is handed to the application: a durable subscription's store flags it redelivered if it comes again. */
+    void handedOver(Fjm2Message message) {
+        if (position != null && !closed) {
+            position.handed(message);
+        }
+    }
+
     /** The application acknowledged the message (by its session's mode): a durable subscription moves on. */
     void acknowledged(Fjm2Message message) {
         if (position != null && !closed) {

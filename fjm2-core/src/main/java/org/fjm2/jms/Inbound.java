@@ -322,6 +322,9 @@ final class Inbound implements ObjectListener {
                 Fjm2Message m = decoder.decode(buf, at, replay.entryRecordLength(), consumer.topic(),
                         replay.entryEpoch());
                 if (consumer.wants(m, replay.entryEpoch() == ownEpoch)) {
+                    if (replay.entryRedelivered()) {
+                        SessionAcknowledgements.markRedelivered(m);     // a durable subscriber was handed it before
+                    }
                     messages.add(new LateJoin.Held(m, replayedHeader.deliveryTime()));
                 }
             }

@@ -49,6 +49,7 @@ final class SessionAcknowledgements {
     void delivered(Fjm2MessageConsumer consumer, Fjm2Message message) {
         counters.messagesDelivered.increment();
         message.acknowledger(acknowledger);
+        consumer.handedOver(message);
         if (keepsDelivered) {
             synchronized (unacknowledged) {
                 unacknowledged.add(new Delivered(consumer, message));

@@ -13,7 +13,7 @@ import java.util.List;
  * @param topic         subscribe only
  * @param selector      subscribe only; null: none
  * @param noLocal       subscribe only
- * @param positions     position only: per producer stream, the last acknowledged number
+ * @param positions     position and delivered only: per producer stream, the last acknowledged (handed) number
  * @param dueMillis     a subscribe is answered from then on ({@link JournalWriter#LATE_JOIN_SETTLE_MILLIS})
  */
 record DurableRequest(int type, int requesterNode, long requestId, SubscriptionKey key, String topic,

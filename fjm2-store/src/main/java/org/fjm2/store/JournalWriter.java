@@ -130,7 +130,7 @@ final class JournalWriter extends WorkerThread {
         return due == Long.MAX_VALUE ? wait : Math.max(0, Math.min(wait, due - System.currentTimeMillis()));
     }
 
-    /** A durable subscription record: subscribe (answered when due), position, unsubscribe. */
+    /** A durable subscription record: subscribe (answered when due), position, delivered, unsubscribe. */
     private void durable(DurableRequest request) throws InterruptedException {
         Subscription s = subscriptions.get(request.key());
         try {
@@ -169,6 +169,13 @@ final class JournalWriter extends WorkerThread {
                     }
                     journal.updateSubscription(s);
                     confirm(request, 0);
+                }
+                case DurableSubscriptionFlyweight.TYPE_DELIVERED -> {
+                    if (s != null) {    // in memory only: what a return's answer flags redelivered
+                        for (DurableRequest.Position p : request.positions()) {
+                            s.handed(p.stream(), p.sequence());
+                        }
+                    }
                 }
                 case DurableSubscriptionFlyweight.TYPE_UNSUBSCRIBE -> {
                     if (s == null) {
@@ -214,7 +221,7 @@ final class JournalWriter extends WorkerThread {
                         + "memory bound of {} bytes) before it came back", s.key(), lost, DurableBacklog.MAX_BYTES);
             }
             replays.answer(new ReplayRequest(request.requesterNode(), request.requestId(), s.topic(), 0, 0, 0),
-                    pending, lost > 0 ? StoreReplayFlyweight.FLAG_INCOMPLETE : 0);
+                    pending, lost > 0 ? StoreReplayFlyweight.FLAG_INCOMPLETE : 0, s::handedBefore);
             LOG.debug("durable subscription {} returned (node {}): replayed {} message(s)", s.key(),
                     Integer.toUnsignedString(request.requesterNode()), pending.size());
         }

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Answers a late join: multicasts the messages as replay records ({@link StoreReplayFlyweight}) for the requesting
@@ -42,7 +43,7 @@ final class ReplaySender {
 
     /** Sends the messages (oldest first) in as few objects as fit; the last object is flagged, also when empty. */
     void answer(ReplayRequest request, List<StoredMessage> messages) throws InterruptedException {
-        answer(request, messages, 0);
+        answer(request, messages, 0, m -> false);
     }
 
     /**
@@ -50,6 +51,12 @@ final class ReplaySender {
      * subscription's answer: unknown subscription, incomplete).
      */
     void answer(ReplayRequest request, List<StoredMessage> messages, int flags) throws InterruptedException {
+        answer(request, messages, flags, m -> false);
+    }
+
+    /** As above, the entries of the messages {@code redelivered} takes flagged {@link StoreReplayFlyweight#ENTRY_REDELIVERED}. */
+    void answer(ReplayRequest request, List<StoredMessage> messages, int flags, Predicate<StoredMessage> redelivered)
+            throws InterruptedException {
         List<StoredMessage> chunk = new ArrayList<>();
         int bytes = 0;
         for (StoredMessage m : messages) {
@@ -60,21 +67,22 @@ final class ReplaySender {
                 continue;
             }
             if (HEADER_ROOM + bytes + size > maxObjectBytes) {
-                send(request, chunk, 0);
+                send(request, chunk, 0, redelivered);
                 chunk.clear();
                 bytes = 0;
             }
             chunk.add(m);
             bytes += size;
         }
-        send(request, chunk, StoreReplayFlyweight.FLAG_LAST | flags);
+        send(request, chunk, StoreReplayFlyweight.FLAG_LAST | flags, redelivered);
     }
 
     private static int entryBytes(StoredMessage m) {
         return StoreReplayFlyweight.ENTRY_OVERHEAD + m.record().length;
     }
 
-    private void send(ReplayRequest request, List<StoredMessage> entries, int flags) throws InterruptedException {
+    private void send(ReplayRequest request, List<StoredMessage> entries, int flags,
+                      Predicate<StoredMessage> redelivered) throws InterruptedException {
         int bytesOfEntries = 0;
         for (StoredMessage m : entries) {
             bytesOfEntries += entryBytes(m);
@@ -84,7 +92,8 @@ final class ReplaySender {
         int record = StoreReplayFlyweight.beginReplay(batch, ++sequence, request.requestId(),
                 request.requesterNode(), storeName);
         for (StoredMessage m : entries) {
-            StoreReplayFlyweight.writeEntry(batch, m.node(), m.epoch(), m.record());
+            StoreReplayFlyweight.writeEntry(batch, m.node(), m.epoch(),
+                    redelivered.test(m) ? StoreReplayFlyweight.ENTRY_REDELIVERED : 0, m.record());
         }
         StoreReplayFlyweight.endReplay(batch, record, entries.size(), flags, bytesOfEntries);
         new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);

@@ -32,6 +32,16 @@ final class Subscription {
             return size() > MAX_STREAMS;
         }
     };
+    /**
+     * Per producer stream the last number the subscriber was handed (acknowledged or not): kept in memory only, so a
+     * store restart forgets it (replayed messages are then not flagged redelivered).
+     */
+    private final Map<PositionKey, Long> handed = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PositionKey, Long> eldest) {
+            return size() > MAX_STREAMS;
+        }
+    };
     /** Pending messages dropped (retention, memory bound) since the subscriber was last told. */
     private long lost;
 
@@ -85,6 +95,7 @@ final class Subscription {
         noLocal = newNoLocal;
         createdAfterId = newCreatedAfterId;
         positions.clear();
+        handed.clear();
         lost = 0;
     }
 
@@ -94,6 +105,20 @@ final class Subscription {
         if (before == null || before < sequence) {
             positions.put(stream, sequence);
         }
+    }
+
+    /** The subscriber was handed up to {@code sequence} of the stream (never moves back). */
+    void handed(PositionKey stream, long sequence) {
+        Long before = handed.get(stream);
+        if (before == null || before < sequence) {
+            handed.put(stream, sequence);
+        }
+    }
+
+    /** Whether the subscriber was handed the message before (its replay is a redelivery). */
+    boolean handedBefore(StoredMessage m) {
+        Long last = handed.get(PositionKey.of(m));
+        return last != null && m.sequence() <= last;
     }
 
     /** Whether the message is for this subscription and not yet acknowledged. */

@@ -187,6 +187,57 @@ class DurableSubscriptionTest {
         }
     }
 
+    /**
+     * A return's answer flags what the subscriber was handed before and did not acknowledge: JMSRedelivered and a
+     * JMSXDeliveryCount of 2 on those, not on the messages it never got to see (they were in its queue only), nor on
+     * live messages after the switch.
+     */
+    @Test
+    void messagesHandedOverBeforeComeBackFlaggedRedelivered() throws Exception {
+        String group = TestGroups.url("");
+        try (Fjm2Store store = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));
+             Connection publisher = connect(group, null)) {
+            Session ps = publisher.createSession();
+            Topic topic = ps.createTopic("again");
+            MessageProducer p = ps.createProducer(topic);
+            try (Connection c = connect(group, "redo")) {
+                Session s = c.createSession(Session.CLIENT_ACKNOWLEDGE);
+                MessageConsumer consumer = s.createDurableConsumer(topic, "d");
+                c.start();
+                for (int i = 1; i <= 20; i++) {
+                    LateJoinTest.send(ps, p, i);
+                }
+                Message m = null;
+                for (int i = 1; i <= 15; i++) {
+                    m = consumer.receive(5000);
+                    assertThat(seqOf(m)).isEqualTo(i);
+                    assertThat(m.getJMSRedelivered()).as("first delivery of %d", i).isFalse();
+                    if (i == 10) {
+                        m.acknowledge();        // 1..10; 11..15 handed over, never acknowledged
+                    }
+                }
+            }
+            awaitStored(store, 20);
+            try (Connection c = connect(group, "redo")) {
+                Session s = c.createSession();
+                MessageConsumer consumer = s.createDurableConsumer(topic, "d");
+                c.start();
+                for (int i = 11; i <= 20; i++) {
+                    Message m = consumer.receive(5000);
+                    assertThat(seqOf(m)).isEqualTo(i);
+                    assertThat(m.getJMSRedelivered()).as("JMSRedelivered of %d (handed over before: 11..15)", i)
+                            .isEqualTo(i <= 15);
+                    assertThat(m.getIntProperty("JMSXDeliveryCount")).as("JMSXDeliveryCount of %d", i)
+                            .isEqualTo(i <= 15 ? 2 : 1);
+                }
+                LateJoinTest.send(ps, p, 21);
+                Message live = consumer.receive(5000);
+                assertThat(seqOf(live)).isEqualTo(21);
+                assertThat(live.getJMSRedelivered()).as("a live message after the switch").isFalse();
+            }
+        }
+    }
+
     @Test
     void aMessageListenerAcknowledgesWhenItReturns() throws Exception {
         String group = TestGroups.url("");
@@ -270,11 +321,22 @@ class DurableSubscriptionTest {
                 Session s = c.createSession();
                 MessageConsumer back = s.createDurableConsumer(s.createTopic("crash"), "d");
                 c.start();
-                List<Integer> got = receive(back, total + 1);
+                List<Integer> got = new ArrayList<>();
+                List<Integer> flagged = new ArrayList<>();
+                Message m;
+                while (got.size() <= total && (m = back.receive(SILENCE_MILLIS)) != null) {
+                    got.add(seqOf(m));
+                    if (m.getJMSRedelivered()) {
+                        flagged.add(seqOf(m));
+                    }
+                }
                 assertThat(got).isNotEmpty();
                 int from = got.get(0);
-                System.out.println("received " + lastGot + " before the kill; the return starts at " + from);
+                System.out.println("received " + lastGot + " before the kill; the return starts at " + from
+                        + "; flagged redelivered: " + flagged);
                 assertThat(from).as("no message lost at the crash").isLessThanOrEqualTo(lastGot + 1);
+                assertThat(flagged).as("only messages it was handed before the kill are flagged redelivered")
+                        .allMatch(seq -> seq <= lastGot);
                 assertThat(got).as("in order, exactly once from there").isEqualTo(LateJoinTest.range(from, total));
             }
         }

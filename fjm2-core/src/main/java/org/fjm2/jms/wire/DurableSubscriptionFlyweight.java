@@ -9,7 +9,7 @@ import io.netty.buffer.ByteBuf;
  * <pre>
  * body:
  *  0  uint8   version (1)
- *  1  uint8   type: 1 subscribe, 2 position, 3 unsubscribe
+ *  1  uint8   type: 1 subscribe, 2 position, 3 unsubscribe, 4 delivered
  *  2  int64   request id (0: no answer wanted); stores answer with a replay record naming it
  * 10  uint16  client id length, then the client id in UTF-8 (1..{@link #MAX_NAME_BYTES})
  *  n  uint16  subscription name length, then the name in UTF-8 (1..{@link #MAX_NAME_BYTES})
@@ -20,6 +20,8 @@ import io.netty.buffer.ByteBuf;
  * position:
  *  m  int32   entry count (0..{@link #MAX_POSITION_ENTRIES}), then entries of {@link #POSITION_ENTRY_LENGTH} bytes:
  *             int64 publisher epoch, int32 producer id, uint8 priority, int64 last acknowledged sequence
+ * delivered: as position, each entry's sequence the last one handed to the application (acknowledged or not):
+ *             what a store replays at or below it is flagged redelivered
  * unsubscribe: nothing more
  * </pre>
  * Big-endian. The reader checks every length and count against the record: the body must be filled exactly.
@@ -30,6 +32,7 @@ public final class DurableSubscriptionFlyweight {
     public static final int TYPE_SUBSCRIBE = 1;
     public static final int TYPE_POSITION = 2;
     public static final int TYPE_UNSUBSCRIBE = 3;
+    public static final int TYPE_DELIVERED = 4;
     public static final int FLAG_NO_LOCAL = 1;
     /** Longest client id, subscription name and topic accepted. */
     public static final int MAX_NAME_BYTES = 1024;
@@ -82,7 +85,19 @@ public final class DurableSubscriptionFlyweight {
 
     /** Begins a position record; {@link #writePositionEntry} then {@link #endPosition} with the count. */
     public static int beginPosition(ByteBuf out, int producerId, long requestId, String clientId, String name) {
-        int start = begin(out, producerId, TYPE_POSITION, requestId, clientId, name);
+        return beginEntries(out, producerId, TYPE_POSITION, requestId, clientId, name);
+    }
+
+    /**
+     * Begins a record of {@code type} {@link #TYPE_POSITION} or {@link #TYPE_DELIVERED}; {@link #writePositionEntry}
+     * then {@link #endPosition} with the count.
+     */
+    public static int beginEntries(ByteBuf out, int producerId, int type, long requestId, String clientId,
+                                   String name) {
+        if (type != TYPE_POSITION && type != TYPE_DELIVERED) {
+            throw new IllegalArgumentException("not a record of entries: type " + type);
+        }
+        int start = begin(out, producerId, type, requestId, clientId, name);
         PositionEntries.begin(out);
         return start;
     }
@@ -133,7 +148,7 @@ public final class DurableSubscriptionFlyweight {
                 }
                 flags = buffer.getUnsignedByte(pos);
             }
-            case TYPE_POSITION -> entries.wrap(buffer, pos, end, MAX_POSITION_ENTRIES);
+            case TYPE_POSITION, TYPE_DELIVERED -> entries.wrap(buffer, pos, end, MAX_POSITION_ENTRIES);
             case TYPE_UNSUBSCRIBE -> {
                 if (pos != end) {
                     throw new MalformedWireException("durable unsubscribe record has " + (end - pos)
@@ -181,7 +196,7 @@ public final class DurableSubscriptionFlyweight {
         return (flags & FLAG_NO_LOCAL) != 0;
     }
 
-    /** Position only. */
+    /** Position and delivered only. */
     public int entryCount() {
         return entries.count();
     }

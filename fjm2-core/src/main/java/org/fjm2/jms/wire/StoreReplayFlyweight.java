@@ -9,27 +9,29 @@ import java.nio.charset.StandardCharsets;
  * store's answer holding them as their publishers encoded them. Both are control records ({@link ControlRecords}).
  * <pre>
  * request body (topic fjm2.store.requests):
- *  0  uint8   version (1)
+ *  0  uint8   version (2; requests and replays share it)
  *  1  int64   request id (chosen by the requester, unique within its connection)
  *  9  int32   messages wanted (the newest ones)
  * 13  uint16  topic length, then the topic in UTF-8
  *
  * replay body (topic fjm2.store.replay):
- *  0  uint8   version (1)
+ *  0  uint8   version (2)
  *  1  int64   request id
  *  9  int32   requester's node id
  * 13  uint16  store name length, then the name in UTF-8
  *  n  uint8   flags: bit 0 the last record of this answer; bit 1 (durable) no such subscription; bit 2 (durable)
  *             messages the subscription had not consumed were no longer held
  * n+1 int32   entry count
- * n+5         entries: int32 publisher node id, int64 publisher epoch, int32 length, then the message record of
- *             that length (oldest first)
+ * n+5         entries: int32 publisher node id, int64 publisher epoch, uint8 entry flags (bit 0: the subscriber
+ *             was handed this message before: redelivered), int32 length, then the message record of that length
+ *             (oldest first)
  * </pre>
  * Readers check every length against the record before use: an embedded record must frame exactly.
  */
 public final class StoreReplayFlyweight {
 
-    public static final int VERSION = 1;
+    /** 2: replay entries carry flags. */
+    public static final int VERSION = 2;
     /** The store's producer id for answers (its acknowledgements use {@link StoreAckFlyweight#STORE_PRODUCER_ID}). */
     public static final int STORE_PRODUCER_ID = 2;
     public static final int PRIORITY = 8;
@@ -38,8 +40,12 @@ public final class StoreReplayFlyweight {
     public static final int FLAG_UNKNOWN_SUBSCRIPTION = 2;
     /** The answer to a durable subscribe lacks messages the store no longer held (retention or its memory bound). */
     public static final int FLAG_INCOMPLETE = 4;
+    /** An entry's flag: the durable subscriber it goes to was handed the message before (JMSRedelivered). */
+    public static final int ENTRY_REDELIVERED = 1;
     /** Bytes of an entry besides its record. */
-    public static final int ENTRY_OVERHEAD = 16;
+    public static final int ENTRY_OVERHEAD = 17;
+    private static final int ENTRY_FLAGS_OFFSET = 12;
+    private static final int ENTRY_LENGTH_OFFSET = 13;
 
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
     private ByteBuf buf;
@@ -53,6 +59,7 @@ public final class StoreReplayFlyweight {
     private int cursor;
     private int entryNode;
     private long entryEpoch;
+    private int entryFlags;
     private int entryOffset;
     private int entryLength;
     private int requestCount;
@@ -118,7 +125,12 @@ public final class StoreReplayFlyweight {
     }
 
     public static void writeEntry(ByteBuf out, int node, long epoch, byte[] record) {
-        out.writeInt(node).writeLong(epoch).writeInt(record.length).writeBytes(record);
+        writeEntry(out, node, epoch, 0, record);
+    }
+
+    /** An entry with its flags ({@link #ENTRY_REDELIVERED}). */
+    public static void writeEntry(ByteBuf out, int node, long epoch, int entryFlags, byte[] record) {
+        out.writeInt(node).writeLong(epoch).writeByte(entryFlags).writeInt(record.length).writeBytes(record);
     }
 
     /** Patches the record length, flags and entry count of the replay record that starts at {@code start}. */
@@ -178,7 +190,8 @@ public final class StoreReplayFlyweight {
         }
         entryNode = buf.getInt(cursor);
         entryEpoch = buf.getLong(cursor + 4);
-        entryLength = buf.getInt(cursor + 12);
+        entryFlags = buf.getUnsignedByte(cursor + ENTRY_FLAGS_OFFSET);
+        entryLength = buf.getInt(cursor + ENTRY_LENGTH_OFFSET);
         entryOffset = cursor + ENTRY_OVERHEAD;
         if (entryLength < MessageHeaderFlyweight.FIXED_LENGTH || entryLength > end - entryOffset
                 || buf.getInt(entryOffset) != entryLength) {
@@ -223,6 +236,11 @@ public final class StoreReplayFlyweight {
 
     public long entryEpoch() {
         return entryEpoch;
+    }
+
+    /** Whether the subscriber was handed the current entry's message before (a durable return). */
+    public boolean entryRedelivered() {
+        return (entryFlags & ENTRY_REDELIVERED) != 0;
     }
 
     /** Where the current entry's message record starts in the buffer. */

@@ -50,6 +50,20 @@ class DurableSubscriptionFlyweightTest {
         assertThatThrownBy(() -> read.entryEpoch(2)).isInstanceOf(IndexOutOfBoundsException.class);
 
         b = Unpooled.buffer();
+        start = DurableSubscriptionFlyweight.beginEntries(b, 3, DurableSubscriptionFlyweight.TYPE_DELIVERED, 0,
+                "client", "name");
+        DurableSubscriptionFlyweight.writePositionEntry(b, 8L, 11, 4, 77);
+        DurableSubscriptionFlyweight.endPosition(b, start, 1);
+        d = read(b);
+        assertThat(d.type()).as("a delivered record").isEqualTo(DurableSubscriptionFlyweight.TYPE_DELIVERED);
+        assertThat(d.entryCount()).isEqualTo(1);
+        assertThat(d.entrySequence(0)).isEqualTo(77);
+        ByteBuf other = Unpooled.buffer();
+        assertThatThrownBy(() -> DurableSubscriptionFlyweight.beginEntries(other, 3,
+                DurableSubscriptionFlyweight.TYPE_SUBSCRIBE, 0, "client", "name"))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        b = Unpooled.buffer();
         DurableSubscriptionFlyweight.writeUnsubscribe(b, 3, 8, "client", "name");
         assertThat(read(b).type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_UNSUBSCRIBE);
     }

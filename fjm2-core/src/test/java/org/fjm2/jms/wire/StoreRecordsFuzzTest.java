@@ -105,6 +105,7 @@ class StoreRecordsFuzzTest {
             record.getByte(replay.entryRecordOffset() + replay.entryRecordLength() - 1);
             replay.entryNode();
             replay.entryEpoch();
+            replay.entryRedelivered();
         }
         replay.storeName();
     }

@@ -41,7 +41,7 @@ class StoreReplayFlyweightTest {
         byte[] second = messageRecord("t", 2);
         int start = StoreReplayFlyweight.beginReplay(buf, 1, 42, 99, "store-a");
         StoreReplayFlyweight.writeEntry(buf, 5, 6L, first);
-        StoreReplayFlyweight.writeEntry(buf, 5, 6L, second);
+        StoreReplayFlyweight.writeEntry(buf, 5, 6L, StoreReplayFlyweight.ENTRY_REDELIVERED, second);
         StoreReplayFlyweight.endReplay(buf, start, 2, true, 2 * StoreReplayFlyweight.ENTRY_OVERHEAD + first.length
                 + second.length);
         StoreReplayFlyweight r = new StoreReplayFlyweight().wrapReplay(buf, 0, buf.readableBytes());
@@ -54,8 +54,10 @@ class StoreReplayFlyweightTest {
         assertThat(r.entryNode()).isEqualTo(5);
         assertThat(r.entryEpoch()).isEqualTo(6L);
         assertThat(r.entryRecordLength()).isEqualTo(first.length);
+        assertThat(r.entryRedelivered()).isFalse();
         assertThat(new MessageHeaderFlyweight().wrap(buf, r.entryRecordOffset()).sequence()).isEqualTo(1);
         assertThat(r.nextEntry()).isTrue();
+        assertThat(r.entryRedelivered()).as("the second entry's flag").isTrue();
         assertThat(new MessageHeaderFlyweight().wrap(buf, r.entryRecordOffset()).sequence()).isEqualTo(2);
         assertThat(r.nextEntry()).isFalse();
     }
