@@ -34,8 +34,8 @@ import java.util.function.Supplier;
  * its acknowledgements move its {@link DurablePosition}, which a timer sends to the stores every
  * {@link #POSITION_FLUSH_MILLIS} (one record for all that moved, not one per message) and which closing the consumer
  * sends and waits for, each time after a delivered record of the streams handed further than acknowledged (so the
- * stores flag what they replay of those redelivered); {@code unsubscribe} removes the subscription at the stores. Every record goes out through the
- * connection's normal send path, from a producer of its own.
+ * stores flag what they replay of those redelivered); {@code unsubscribe} removes the subscription at the stores.
+ * Every record goes out through the connection's normal send path, from a producer of its own.
  */
 final class DurableSubscriptions {
 

@@ -88,7 +88,7 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         return position;
     }
 
-    /** The message is handed to the application: a durable subscription's store flags it redelivered if it comes again. */
+    /** The message is handed to the application: should a durable subscription's store replay it, it is flagged. */
     void handedOver(Fjm2Message message) {
         if (position != null && !closed) {
             position.handed(message);

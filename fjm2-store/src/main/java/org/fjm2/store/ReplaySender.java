@@ -54,7 +54,7 @@ final class ReplaySender {
         answer(request, messages, flags, m -> false);
     }
 
-    /** As above, the entries of the messages {@code redelivered} takes flagged {@link StoreReplayFlyweight#ENTRY_REDELIVERED}. */
+    /** As above, the entries of the messages {@code redelivered} takes flagged {@code ENTRY_REDELIVERED}. */
     void answer(ReplayRequest request, List<StoredMessage> messages, int flags, Predicate<StoredMessage> redelivered)
             throws InterruptedException {
         List<StoredMessage> chunk = new ArrayList<>();

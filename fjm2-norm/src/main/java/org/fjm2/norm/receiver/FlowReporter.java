@@ -73,9 +73,8 @@ final class FlowReporter {
 
     /**
      * The sender offered flow control (EXT_FJM2_FLOW in a probe of sequence {@code sequence}, {@code length} bytes):
-     * the first report, naming that probe as read, goes out at once, not after the rest of this read batch. Until it
-     * arrives the sender paces only for the receivers it heard, and a busy application (the batch's objects are
-     * delivered first) made it late enough for the sender to overrun this socket on the others' windows.
+     * the first report, naming that probe as read, goes out at once, not after the objects of the rest of this read
+     * batch were delivered: until it arrives the sender paces for this receiver only by its start guard.
      */
     void offered(int sequence, int length) {
         if (!offered && !closed && !ctx.config().silentReceiver()) {

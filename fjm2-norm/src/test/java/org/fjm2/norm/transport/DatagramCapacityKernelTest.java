@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The charge model against the kernel itself: a reader that stays behind (it always has datagrams waiting, as a slow
  * receiver does, so Linux frees what it read in batches rather than at once) while a sender keeps exactly the paced
- * share of its buffer in flight, counted with {@link DatagramCapacity#charge}, plus small datagrams nobody paces (probes,
- * other receivers' feedback): the kernel must drop nothing. Fails if the charges come out below the kernel's or the
- * share leaves no room for the unpaced datagrams.
+ * share of its buffer in flight, counted with {@link DatagramCapacity#charge}, plus small datagrams nobody paces
+ * (probes, other receivers' feedback): the kernel must drop nothing. Fails if the charges come out below the
+ * kernel's or the share leaves no room for the unpaced datagrams.
  */
 class DatagramCapacityKernelTest {
 
