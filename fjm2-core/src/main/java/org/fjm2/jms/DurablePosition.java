@@ -25,23 +25,23 @@ final class DurablePosition {
     }
 
     /** Guarded by this; access order: the least recently acknowledged stream is the eldest. */
-    private final Map<Stream, Long> last = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Stream, Long> eldest) {
-            return size() > MAX_STREAMS;
-        }
-    };
+    private final Map<Stream, Long> last = streamMarks();
     /** Streams whose position moved since the last flush. Guarded by this. */
     private final Map<Stream, Long> changed = new LinkedHashMap<>();
     /** Per stream the last sequence handed to the application, acknowledged or not. Guarded by this. */
-    private final Map<Stream, Long> handed = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Stream, Long> eldest) {
-            return size() > MAX_STREAMS;
-        }
-    };
+    private final Map<Stream, Long> handed = streamMarks();
     /** Streams handed further since the last flush. Guarded by this. */
     private final Map<Stream, Long> handedChanged = new LinkedHashMap<>();
+
+    /** Per stream a number, at most {@link #MAX_STREAMS}, the least recently moved going first. */
+    private static Map<Stream, Long> streamMarks() {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Stream, Long> eldest) {
+                return size() > MAX_STREAMS;
+            }
+        };
+    }
 
     /** The message was handed to the application (receive or listener): if it comes again, it is a redelivery. */
     synchronized void handed(Fjm2Message m) {
@@ -85,10 +85,7 @@ final class DurablePosition {
      * another member of a shared subscription said it acknowledged.
      */
     synchronized void moveTo(Stream stream, long sequence) {
-        Long before = last.get(stream);
-        if (before == null || before < sequence) {
-            last.put(stream, sequence);
-        }
+        last.merge(stream, sequence, Math::max);
     }
 
     /** The last sequence number acknowledged of the stream; 0 (numbers start at 1) when none is known. */

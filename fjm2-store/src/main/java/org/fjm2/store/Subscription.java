@@ -26,24 +26,24 @@ final class Subscription {
     private String selector;
     private boolean noLocal;
     private long createdAfterId;
-    private final Map<PositionKey, Long> positions = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<PositionKey, Long> eldest) {
-            return size() > MAX_STREAMS;
-        }
-    };
+    private final Map<PositionKey, Long> positions = streamMarks();
     /**
      * Per producer stream the last number the subscriber was handed (acknowledged or not): kept in memory only, so a
      * store restart forgets it (replayed messages are then not flagged redelivered).
      */
-    private final Map<PositionKey, Long> handed = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<PositionKey, Long> eldest) {
-            return size() > MAX_STREAMS;
-        }
-    };
+    private final Map<PositionKey, Long> handed = streamMarks();
     /** Pending messages dropped (retention, memory bound) since the subscriber was last told. */
     private long lost;
+
+    /** Per stream a number, at most {@link #MAX_STREAMS}, the least recently moved going first. */
+    private static Map<PositionKey, Long> streamMarks() {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<PositionKey, Long> eldest) {
+                return size() > MAX_STREAMS;
+            }
+        };
+    }
 
     Subscription(SubscriptionKey key, long journalId, String topic, String selector, boolean noLocal,
                  long createdAfterId) {
@@ -101,18 +101,12 @@ final class Subscription {
 
     /** The subscriber acknowledged up to {@code sequence} of the stream (never moves back). */
     void acknowledged(PositionKey stream, long sequence) {
-        Long before = positions.get(stream);
-        if (before == null || before < sequence) {
-            positions.put(stream, sequence);
-        }
+        positions.merge(stream, sequence, Math::max);
     }
 
     /** The subscriber was handed up to {@code sequence} of the stream (never moves back). */
     void handed(PositionKey stream, long sequence) {
-        Long before = handed.get(stream);
-        if (before == null || before < sequence) {
-            handed.put(stream, sequence);
-        }
+        handed.merge(stream, sequence, Math::max);
     }
 
     /** Whether the subscriber was handed the message before (its replay is a redelivery). */
