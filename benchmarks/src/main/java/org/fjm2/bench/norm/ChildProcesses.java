@@ -16,6 +16,8 @@ final class ChildProcesses {
         if (process.isAlive()) {
             process.destroy();
             if (!process.waitFor(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                // a peer started through bin/fjm2 may be a launcher with its JVM as a child
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();
                 process.waitFor(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
             }

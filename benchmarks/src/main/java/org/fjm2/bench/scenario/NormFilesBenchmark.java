@@ -30,7 +30,9 @@ final class NormFilesBenchmark {
 
     /** The CLI's main class (fjm2-cli depends on this module, so it is named, not linked). */
     static final String CLI_MAIN = "org.fjm2.cli.Fjm2";
-    /** Child JVM options as bin/fjm2 gives them to the norm commands. */
+    /** Set by bin/fjm2 to its own path: the benchmark then starts the commands through it. */
+    static final String LAUNCHER_VARIABLE = "FJM2_LAUNCHER";
+    /** Child JVM options as bin/fjm2 gives them to the norm commands (when not started through it). */
     static final List<String> CLI_JVM_OPTIONS = List.of("-Djava.net.preferIPv4Stack=true",
             "-Dio.netty.leakDetection.level=disabled", "-XX:TieredStopAtLevel=1");
     /** Longest a receiver may take to listen (a JVM starting on a busy 2-core machine). */
@@ -217,9 +219,18 @@ final class NormFilesBenchmark {
         return new FileTransferProcess("fjm2-send", command, line -> false, line -> -1, 0);
     }
 
-    /** The CLI in a JVM of its own, started as bin/fjm2 starts it. */
+    /**
+     * The CLI in a JVM of its own: through bin/fjm2 when the benchmark runs from it (its class-data archives
+     * included, as users start the commands), else a JVM started with bin/fjm2's options.
+     */
     private List<String> cli(String... arguments) {
         List<String> command = new ArrayList<>();
+        String launcher = System.getenv(LAUNCHER_VARIABLE);
+        if (launcher != null && Files.isExecutable(Path.of(launcher))) {
+            command.addAll(List.of("env", "FJM2_JAVA_OPTS=" + String.join(" ", options.jvmOptions), launcher));
+            command.addAll(List.of(arguments));
+            return command;
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(CLI_JVM_OPTIONS);
         command.addAll(options.jvmOptions);

@@ -2,10 +2,13 @@ package org.fjm2.cli.norm;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -132,10 +135,7 @@ public final class NormSendCommand implements Callable<Integer> {
         long largest = 1;
         long total = 0;
         for (Path file : files) {
-            if (!Files.isRegularFile(file)) {
-                throw new IllegalArgumentException("FILE: not a readable file: " + file);
-            }
-            long size = Files.size(file);
+            long size = regularFileSize(file);
             if (size == 0) {
                 throw new IllegalArgumentException("FILE: " + file + " is empty (a NORM data object has at least one byte)");
             }
@@ -297,6 +297,19 @@ public final class NormSendCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The file's size, read with its type in one look (a directory of many files is checked in one pass each). */
+    private static long regularFileSize(Path file) {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+            if (attributes.isRegularFile()) {
+                return attributes.size();
+            }
+        } catch (java.io.IOException e) {
+            // reported below, as for any other path that is not a file
+        }
+        throw new IllegalArgumentException("FILE: not a readable file: " + file);
+    }
+
     /** The arguments with each directory replaced by its regular files, by name. */
     static List<Path> expandDirectories(List<Path> arguments) throws java.io.IOException {
         List<Path> expanded = new ArrayList<>();
@@ -305,17 +318,28 @@ public final class NormSendCommand implements Callable<Integer> {
                 expanded.add(argument);
                 continue;
             }
-            List<Path> inside = new ArrayList<>();
-            try (java.util.stream.Stream<Path> listing = Files.list(argument)) {
-                listing.filter(Files::isRegularFile).forEach(inside::add);
+            List<NamedFile> inside = new ArrayList<>();
+            try (DirectoryStream<Path> listing = Files.newDirectoryStream(argument)) {
+                for (Path entry : listing) {
+                    if (Files.isRegularFile(entry)) {
+                        inside.add(new NamedFile(entry.getFileName().toString(), entry));
+                    }
+                }
             }
             if (inside.isEmpty()) {
                 throw new IllegalArgumentException("FILE: no regular files in directory " + argument);
             }
-            inside.sort(java.util.Comparator.comparing(p -> p.getFileName().toString()));
-            expanded.addAll(inside);
+            // Names taken once: sorting tens of thousands by Path.getFileName() per comparison cost a tenth of a
+            // second of the command's start.
+            inside.sort(Comparator.comparing(NamedFile::name));
+            for (NamedFile f : inside) {
+                expanded.add(f.path());
+            }
         }
         return expanded;
+    }
+
+    private record NamedFile(String name, Path path) {
     }
 
     private static long remaining(long deadline) {
