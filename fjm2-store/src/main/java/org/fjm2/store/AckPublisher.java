@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -50,6 +51,8 @@ final class AckPublisher extends WorkerThread implements JournalWriter.Durable {
     private final StoreCounters counters;
     private final LogLimiter failureLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
     private final List<Outcome> drained = new ArrayList<>();
+    /** Set while nothing may be acknowledged yet (a starting store catching up); outcomes wait in the queue. */
+    private volatile CountDownLatch holding;
     private long sequence;
 
     /** @param epoch the store's connection epoch (in every batch it sends) */
@@ -73,11 +76,29 @@ final class AckPublisher extends WorkerThread implements JournalWriter.Durable {
         outcomes.add(new Outcome(write, false));
     }
 
+    /** Acknowledges nothing until {@link #release}: what completes meanwhile is acknowledged then. */
+    void hold() {
+        holding = new CountDownLatch(1);
+    }
+
+    void release() {
+        CountDownLatch h = holding;
+        holding = null;
+        if (h != null) {
+            h.countDown();
+        }
+    }
+
     /** Sends what completed until closed, and what completed before. */
     @Override
     public void run() {
         while (running() || !outcomes.isEmpty()) {
             try {
+                CountDownLatch held = holding;
+                if (held != null && running()) {
+                    held.await(100, TimeUnit.MILLISECONDS);
+                    continue;
+                }
                 Outcome first = outcomes.poll(100, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;

@@ -72,19 +72,64 @@ public final class Fjm2Store implements AutoCloseable {
         transport = url.factory().create(url.uri(), url.transportParameters());
         long epoch = BatchHeaderFlyweight.epochOf(System.currentTimeMillis(), RANDOM.nextLong());
         acks = new AckPublisher(transport, settings.name(), epoch, counters);
+        ReplaySender replays = new ReplaySender(transport, settings.name(), epoch);
         writer = new JournalWriter(journal, index, journal.recovered(),
-                new Retention(settings.retentionBytes(), settings.retentionTime()), acks,
-                new ReplaySender(transport, settings.name(), epoch), counters);
+                new Retention(settings.retentionBytes(), settings.retentionTime()), acks, replays, counters);
         acks.start();
         writer.start();
         transport.holdAcknowledgementsWhile(writer::backedUp);
         receiver = new StoreReceiver(settings.topics(), writer, counters);
+        CatchUp catchUp = settings.catchUpWait().isZero() ? null
+                : new CatchUp(transport.localNodeId(), settings.name(), settings.topics(), journal.recovered());
+        if (catchUp != null) {
+            acks.hold();
+            receiver.catchingUp(catchUp);
+        }
         transport.start(receiver);
         LOG.info("store '{}' (node {}) listening on {}: keeping PERSISTENT messages of topics '{}', retention {} "
                         + "bytes / {}", settings.name(), Integer.toUnsignedString(transport.localNodeId()),
                 settings.url(), settings.topics(), settings.retentionBytes() == 0 ? "unlimited"
                         : settings.retentionBytes(), settings.retentionTime().isZero() ? "unlimited"
                         : settings.retentionTime());
+        if (catchUp != null) {
+            catchUp(catchUp, replays);
+        }
+    }
+
+    /**
+     * Asks the peer stores for what this one missed and waits for the first answer ({@link CatchUp}); acknowledges
+     * nothing before.
+     */
+    private void catchUp(CatchUp catchUp, ReplaySender replays) throws IOException {
+        long started = System.nanoTime();
+        try {
+            if (!replays.sendCatchUpRequest(catchUp, settings.topics())) {
+                LOG.warn("store '{}': the catch-up request could not be sent; acknowledging from now with what the "
+                        + "journal holds", settings.name());
+            }
+            boolean complete = catchUp.await(settings.catchUpWait().toMillis());
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            String since = catchUp.sinceMillis() == 0 ? "the start (its journal was empty)"
+                    : java.time.Instant.ofEpochMilli(catchUp.sinceMillis()).toString();
+            if (catchUp.answeringStore() == null) {
+                LOG.info("store '{}': no peer store answered its catch-up request within {} ms; it holds what its "
+                        + "journal held and what it hears from now", settings.name(), settings.catchUpWait().toMillis());
+            } else if (complete) {
+                LOG.info("store '{}': caught up from store '{}' in {} ms: {} message(s) it lacked, of {} received "
+                        + "there since {}", settings.name(), catchUp.answeringStore(), millis,
+                        catchUp.messagesTaken(), catchUp.messagesOffered(), since);
+            } else {
+                LOG.warn("store '{}': the catch-up answer of store '{}' did not complete within {} ms; carrying on "
+                        + "with the {} message(s) it brought", settings.name(), catchUp.answeringStore(),
+                        CatchUp.ANSWER_MAX_MILLIS, catchUp.messagesTaken());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while catching up from the peer stores");
+        } finally {
+            receiver.catchingUp(null);
+            acks.release();
+        }
     }
 
     /** Reads a journal directory without joining any group (tests and tools); the store must not be running. */

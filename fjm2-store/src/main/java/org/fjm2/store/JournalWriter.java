@@ -18,11 +18,11 @@ import java.util.concurrent.TimeUnit;
  * the acknowledgement publisher when each message is on disk, keeps the index and applies retention, answers late
  * joins from the topics' tails, and keeps the durable subscriptions ({@link DurableSubscriptions}: journaled, their
  * positions moved by their subscribers' position records) with the messages they still need ({@link DurableBacklog}),
- * which it replays to a returning subscriber. The hand-off is
+ * which it replays to a returning subscriber, and answers a peer store's catch-up from the same memory. The hand-off is
  * bounded: while it is more than a quarter full the store holds back its NORM acknowledgements (publishers then slow
  * down, as for a slow subscriber), and when full the receive thread waits rather than drop a message.
  */
-final class JournalWriter extends WorkerThread {
+final class JournalWriter extends WorkerThread implements JournalTasks {
 
     private static final Logger LOG = LoggerFactory.getLogger(JournalWriter.class);
     /** Messages waiting for the journal before the receive thread waits. */
@@ -41,6 +41,8 @@ final class JournalWriter extends WorkerThread {
      * nor from the store otherwise). A heuristic bound, not a guarantee: see the README.
      */
     static final long LATE_JOIN_SETTLE_MILLIS = 50;
+    /** A store answers at most one peer's catch-up request per second. */
+    static final long CATCH_UP_ANSWER_INTERVAL_NANOS = 1_000_000_000L;
 
     private final BlockingQueue<JournalTask> queue = new ArrayBlockingQueue<>(QUEUE_MESSAGES);
     private final TopicTails tails = new TopicTails();
@@ -56,6 +58,8 @@ final class JournalWriter extends WorkerThread {
     private final Durable durable;
     private final StoreCounters counters;
     private final LogLimiter failureLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
+    private final LogLimiter catchUpAnswers = new LogLimiter(CATCH_UP_ANSWER_INTERVAL_NANOS, System::nanoTime);
+    private final LogLimiter refusedCatchUpLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
     private long nextId;
     private long nextRetentionCheck;
 
@@ -85,7 +89,8 @@ final class JournalWriter extends WorkerThread {
     }
 
     /** On the receive thread: waits while the hand-off is full (the store never drops what it was sent). */
-    void submit(JournalTask task) throws InterruptedException {
+    @Override
+    public void submit(JournalTask task) throws InterruptedException {
         queue.put(task);
     }
 
@@ -107,6 +112,8 @@ final class JournalWriter extends WorkerThread {
                     requests.addLast(request.joinedAt(nextId - 1));
                 } else if (task instanceof DurableRequest request) {
                     durable(request);
+                } else if (task instanceof CatchUpRequest request) {
+                    answerCatchUp(request);
                 }
                 answerDueRequests();
                 answerReturningSubscribers();
@@ -225,6 +232,31 @@ final class JournalWriter extends WorkerThread {
             LOG.debug("durable subscription {} returned (node {}): replayed {} message(s)", s.key(),
                     Integer.toUnsignedString(request.requesterNode()), pending.size());
         }
+    }
+
+    /**
+     * A peer store that was down: what this one received since, of the topics it keeps, from memory. At most one
+     * answer per {@link #CATCH_UP_ANSWER_INTERVAL_NANOS}: a request of a few bytes may bring up to 64 MiB, so a
+     * stream of (forged) requests must not turn the store into a flood; a store refused here takes another peer's
+     * answer or waits out its catch-up time.
+     */
+    private void answerCatchUp(CatchUpRequest request) throws InterruptedException {
+        if (!catchUpAnswers.allow()) {
+            counters.catchUpRequestsRefused.increment();
+            if (refusedCatchUpLog.allow()) {
+                LOG.warn("catch-up request of node {} not answered: this store answers one per {} ms ({} more "
+                        + "since the last line)", Integer.toUnsignedString(request.requesterNode()),
+                        CATCH_UP_ANSWER_INTERVAL_NANOS / 1_000_000, refusedCatchUpLog.takeSuppressed());
+            }
+            return;
+        }
+        MessageIndex.Entry oldest = index.oldest();
+        List<StoredMessage> missed = tails.since(request.sinceMillis(), request.topics(),
+                oldest == null ? Long.MAX_VALUE : oldest.id());
+        replays.answer(new ReplayRequest(request.requesterNode(), request.requestId(), "", 0, 0, 0), missed);
+        LOG.info("catch-up of store node {} (topics '{}', since {}): answered with {} message(s)",
+                Integer.toUnsignedString(request.requesterNode()), request.topics(),
+                java.time.Instant.ofEpochMilli(request.sinceMillis()), missed.size());
     }
 
     private void answerDueRequests() throws InterruptedException {

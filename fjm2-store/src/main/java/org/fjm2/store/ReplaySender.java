@@ -33,12 +33,28 @@ final class ReplaySender {
     private final long epoch;
     private final int maxObjectBytes;
     private long sequence;
+    /** Numbers the store's requests (their own producer stream: the store's producer id at priority 4). */
+    private long requestSequence;
 
     ReplaySender(ObjectTransport transport, String storeName, long epoch) {
         this.transport = transport;
         this.storeName = storeName;
         this.epoch = epoch;
         this.maxObjectBytes = Math.min(MAX_OBJECT_BYTES, transport.maxObjectSize());
+    }
+
+    /** A store's catch-up request to its peers ({@link CatchUp}); false when it could not be sent in time. */
+    boolean sendCatchUpRequest(CatchUp catchUp, TopicPattern topics) throws InterruptedException {
+        ByteBuf batch = PooledByteBufAllocator.DEFAULT.directBuffer(HEADER_ROOM + topics.toString().length() * 3);
+        BatchHeaderFlyweight.writeEmpty(batch, epoch);
+        StoreReplayFlyweight.writeCatchUpRequest(batch, StoreReplayFlyweight.STORE_PRODUCER_ID, ++requestSequence,
+                catchUp.requestId(), topics.toString(), catchUp.sinceMillis());
+        new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
+        try {
+            return transport.send(batch, StoreReplayFlyweight.PRIORITY, SEND_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (IllegalStateException closed) {
+            return false;
+        }
     }
 
     /** Sends the messages (oldest first) in as few objects as fit; the last object is flagged, also when empty. */

@@ -23,4 +23,8 @@ public final class StoreCounters {
     public final LongAdder writeFailures = new LongAdder();
     /** Messages dropped by retention. */
     public final LongAdder messagesExpired = new LongAdder();
+    /** Messages this store missed (it was down) and took from a peer store's answer to its catch-up request. */
+    public final LongAdder messagesCaughtUp = new LongAdder();
+    /** Peer stores' catch-up requests not answered: they came within a second of the last one answered. */
+    public final LongAdder catchUpRequestsRefused = new LongAdder();
 }

@@ -28,7 +28,7 @@ final class StoreReceiver implements ObjectListener {
     private static final Logger LOG = LoggerFactory.getLogger(StoreReceiver.class);
 
     private final TopicPattern topics;
-    private final JournalWriter writer;
+    private final JournalTasks writer;
     private final StoreCounters counters;
     private final StreamTracker streams = new StreamTracker();
     private final BatchHeaderFlyweight batchHeader = new BatchHeaderFlyweight();
@@ -37,13 +37,25 @@ final class StoreReceiver implements ObjectListener {
     private final DurableSubscriptionFlyweight durableRecord = new DurableSubscriptionFlyweight();
     private final LogLimiter malformedLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
     private final LogLimiter lossLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
+    /** Longest topic pattern a peer store's catch-up request may name. */
+    static final int MAX_PEER_PATTERN_CHARS = 1024;
+    /** Most wildcards in it. */
+    static final int MAX_PEER_PATTERN_WILDCARDS = 16;
+    private final StoreReplayFlyweight replayRecord = new StoreReplayFlyweight();
+    /** This store's catch-up while it runs (set before the transport starts delivering); null: none. */
+    private volatile CatchUp catchUp;
     /** Set by close: what arrives from then on is neither stored nor acknowledged. */
     private volatile boolean stopped;
 
-    StoreReceiver(TopicPattern topics, JournalWriter writer, StoreCounters counters) {
+    StoreReceiver(TopicPattern topics, JournalTasks writer, StoreCounters counters) {
         this.topics = topics;
         this.writer = writer;
         this.counters = counters;
+    }
+
+    /** Journals what the peers' answer to this catch-up brings (and tells it what arrives live meanwhile). */
+    void catchingUp(CatchUp c) {
+        this.catchUp = c;
     }
 
     /** Takes nothing more, so that the journal writer can finish what it has and the last acks go out. */
@@ -81,9 +93,12 @@ final class StoreReceiver implements ObjectListener {
             malformed(sender, "record with priority " + priority + ", sequence " + sequence);
             return;
         }
-        if (ControlRecords.isAck(buf, header.topicOffset(), topicLength)
-                || ControlRecords.isReplay(buf, header.topicOffset(), topicLength)) {
+        if (ControlRecords.isAck(buf, header.topicOffset(), topicLength)) {
             return; // another store's traffic
+        }
+        if (ControlRecords.isReplay(buf, header.topicOffset(), topicLength)) {
+            replay(sender, buf, pos, length); // a peer's answer to this store's catch-up, or another's traffic
+            return;
         }
         if (ControlRecords.isRequest(buf, header.topicOffset(), topicLength)) {
             request(sender, buf, pos, length);
@@ -108,6 +123,10 @@ final class StoreReceiver implements ObjectListener {
             counters.messagesNotKept.increment();
             return;
         }
+        CatchUp c = catchUp;
+        if (c != null) {
+            c.live(stream, sequence);
+        }
         byte[] journalRecord = JournalRecordCodec.encode(sender, epoch, System.currentTimeMillis(), buf, pos,
                 length);
         writer.submit(new PendingWrite(stream, runStart, sequence, journalRecord));
@@ -121,8 +140,59 @@ final class StoreReceiver implements ObjectListener {
             malformed(sender, e.getMessage());
             return;
         }
+        if (request.isCatchUp()) {
+            catchUpRequest(sender);
+            return;
+        }
         writer.submit(new ReplayRequest(sender, request.requestId(), request.requestTopic(),
                 request.requestCount(), System.currentTimeMillis() + JournalWriter.LATE_JOIN_SETTLE_MILLIS, 0));
+    }
+
+    /**
+     * A peer store's catch-up request: answered by the journal writer from what it holds. Its topic pattern is
+     * bounded before it is compiled (a pattern of many wildcards would cost the matcher time per message).
+     */
+    private void catchUpRequest(int sender) throws InterruptedException {
+        String pattern = request.requestTopic();
+        long wildcards = pattern.chars().filter(ch -> ch == '*').count();
+        if (pattern.length() > MAX_PEER_PATTERN_CHARS || wildcards > MAX_PEER_PATTERN_WILDCARDS) {
+            malformed(sender, "catch-up request with a topic pattern of " + pattern.length() + " characters and "
+                    + wildcards + " wildcards");
+            return;
+        }
+        TopicPattern topics;
+        try {
+            topics = TopicPattern.parse(pattern);
+        } catch (IllegalArgumentException e) {
+            malformed(sender, "catch-up request: " + e.getMessage());
+            return;
+        }
+        writer.submit(new CatchUpRequest(sender, request.requestId(), topics, request.catchUpSinceMillis()));
+    }
+
+    /** A replay record: journals what this store lacks of a peer's answer to its catch-up, ignores the rest. */
+    private void replay(int sender, ByteBuf buf, int pos, int length) throws InterruptedException {
+        CatchUp c = catchUp;
+        if (c == null || c.finished()) {
+            return;
+        }
+        List<PendingWrite> writes;
+        try {
+            writes = c.answer(replayRecord.wrapReplay(buf, pos, length), buf, System.currentTimeMillis());
+        } catch (MalformedWireException e) {
+            malformed(sender, e.getMessage());
+            return;
+        }
+        if (writes == null) {
+            return;
+        }
+        for (PendingWrite w : writes) {
+            writer.submit(w);
+        }
+        counters.messagesCaughtUp.add(writes.size());
+        if (replayRecord.last()) {
+            c.answerEnded();
+        }
     }
 
     /** A connection's durable subscription record: for the journal writer, which owns the subscriptions. */

@@ -14,9 +14,11 @@ import java.time.Duration;
  * @param retentionBytes  the journal keeps at most this many bytes of messages, dropping the oldest; 0: no limit
  * @param retentionTime   messages older than this are dropped; zero: no limit
  * @param name            how this store names itself in its acknowledgements (publishers name it in errors)
+ * @param catchUpWait     how long a starting store waits for a peer store's answer to its catch-up request
+ *                        ({@link CatchUp}) before it acknowledges anything; zero: no catch-up
  */
 public record StoreSettings(String url, Path dataDirectory, TopicPattern topics, long retentionBytes,
-                            Duration retentionTime, String name) {
+                            Duration retentionTime, String name, Duration catchUpWait) {
 
     /** Every topic. */
     public static final String TOPICS_DEFAULT = "*";
@@ -24,6 +26,11 @@ public record StoreSettings(String url, Path dataDirectory, TopicPattern topics,
     public static final long RETENTION_BYTES_DEFAULT = 1L << 30;
     /** A week. */
     public static final Duration RETENTION_TIME_DEFAULT = Duration.ofDays(7);
+    /**
+     * A second: a peer on the LAN answers within milliseconds; a store alone on its group waits this long at every
+     * start.
+     */
+    public static final Duration CATCH_UP_WAIT_DEFAULT = Duration.ofSeconds(1);
     /** Longest store name (it travels in every acknowledgement). */
     public static final int MAX_NAME_BYTES = 255;
 
@@ -38,12 +45,15 @@ public record StoreSettings(String url, Path dataDirectory, TopicPattern topics,
             throw new IllegalArgumentException("store name must have 1.." + MAX_NAME_BYTES + " bytes, got '" + name
                     + "'");
         }
+        if (catchUpWait.isNegative()) {
+            throw new IllegalArgumentException("catch-up wait must be >= 0, got " + catchUpWait);
+        }
     }
 
     /** Defaults for everything but the URL and the directory; the name is the directory's. */
     public static StoreSettings of(String url, Path dataDirectory) {
         return new StoreSettings(url, dataDirectory, TopicPattern.parse(TOPICS_DEFAULT), RETENTION_BYTES_DEFAULT,
-                RETENTION_TIME_DEFAULT, defaultName(dataDirectory));
+                RETENTION_TIME_DEFAULT, defaultName(dataDirectory), CATCH_UP_WAIT_DEFAULT);
     }
 
     /** The data directory's last element: unique per store on a host, and what an operator recognises. */
@@ -53,14 +63,18 @@ public record StoreSettings(String url, Path dataDirectory, TopicPattern topics,
     }
 
     public StoreSettings withTopics(TopicPattern pattern) {
-        return new StoreSettings(url, dataDirectory, pattern, retentionBytes, retentionTime, name);
+        return new StoreSettings(url, dataDirectory, pattern, retentionBytes, retentionTime, name, catchUpWait);
     }
 
     public StoreSettings withRetention(long bytes, Duration time) {
-        return new StoreSettings(url, dataDirectory, topics, bytes, time, name);
+        return new StoreSettings(url, dataDirectory, topics, bytes, time, name, catchUpWait);
     }
 
     public StoreSettings withName(String storeName) {
-        return new StoreSettings(url, dataDirectory, topics, retentionBytes, retentionTime, storeName);
+        return new StoreSettings(url, dataDirectory, topics, retentionBytes, retentionTime, storeName, catchUpWait);
+    }
+
+    public StoreSettings withCatchUpWait(Duration wait) {
+        return new StoreSettings(url, dataDirectory, topics, retentionBytes, retentionTime, name, wait);
     }
 }

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The newest messages of every topic, in memory, for late joins (the Artemis journal is written, not read, while
- * the store runs): at most {@link #MESSAGES_PER_TOPIC} per topic and {@link #MAX_BYTES} in all, the oldest going
+ * The newest messages of every topic, in memory, for late joins and peer stores' catch-up (the Artemis journal is
+ * written, not read, while the store runs): at most {@link #MESSAGES_PER_TOPIC} per topic and {@link #MAX_BYTES} in all, the oldest going
  * first. Owned by the journal writer thread.
  */
 final class TopicTails {
@@ -45,6 +45,21 @@ final class TopicTails {
                 }
             }
         }
+    }
+
+    /**
+     * A peer store's catch-up answer, oldest first: every message held that arrived at or after {@code sinceMillis},
+     * of the topics {@code topics} names, none older than {@code oldestKeptId}. What is held is at most
+     * {@link #MAX_BYTES}: a store down for longer than that takes to arrive gets the newest part only.
+     */
+    List<StoredMessage> since(long sinceMillis, TopicPattern topics, long oldestKeptId) {
+        List<StoredMessage> out = new ArrayList<>();
+        for (StoredMessage m : all) {
+            if (m.storedAtMillis() >= sinceMillis && m.id() >= oldestKeptId && topics.matches(m.topic())) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     /**

@@ -66,6 +66,12 @@ public final class StoreCommand implements Callable<Integer> {
                     + "(default: the last element of --data).")
     String name;
 
+    @Option(names = "--catch-up-wait", defaultValue = "1s", paramLabel = "D",
+            description = "At start, ask the group's other stores for the messages of --topics they received while "
+                    + "this one was down (since shortly before its journal's newest) and wait this long for the "
+                    + "first answer before acknowledging anything; 0: no catch-up (default: ${DEFAULT-VALUE}).")
+    String catchUpWait;
+
     @Option(names = "--status-interval", defaultValue = "10s", paramLabel = "D",
             description = "Log what was stored every D, when anything changed; 0: never (default: ${DEFAULT-VALUE}).")
     String statusInterval;
@@ -97,7 +103,9 @@ public final class StoreCommand implements Callable<Integer> {
     StoreSettings settings() {
         long bytes = Quantities.bytes("--retention-bytes", retentionBytes);
         Duration time = Quantities.duration("--retention-time", retentionTime);
-        StoreSettings settings = StoreSettings.of(url, data).withTopics(parseTopics()).withRetention(bytes, time);
+        Duration catchUp = Quantities.duration("--catch-up-wait", catchUpWait);
+        StoreSettings settings = StoreSettings.of(url, data).withTopics(parseTopics()).withRetention(bytes, time)
+                .withCatchUpWait(catchUp);
         return name == null ? settings : settings.withName(name);
     }
 
@@ -119,12 +127,14 @@ public final class StoreCommand implements Callable<Integer> {
         }
 
         void logIfChanged() {
-            String now = String.format("stored %,d message(s) (%s) this run, %,d acknowledgement record(s) sent; "
-                            + "not kept %,d, duplicates %,d, objects lost before the store %,d, malformed %,d, "
-                            + "write failures %,d, dropped by retention %,d", counters.messagesStored.sum(),
-                    Quantities.formatBytes(counters.bytesStored.sum()), counters.acknowledgementsSent.sum(),
-                    counters.messagesNotKept.sum(), counters.duplicates.sum(), counters.objectsLost.sum(),
-                    counters.malformed.sum(), counters.writeFailures.sum(), counters.messagesExpired.sum());
+            String now = String.format("stored %,d message(s) (%s) this run (%,d caught up from a peer), %,d "
+                            + "acknowledgement record(s) sent; not kept %,d, duplicates %,d, objects lost before the "
+                            + "store %,d, malformed %,d, write failures %,d, dropped by retention %,d, peers' catch-up "
+                            + "requests refused %,d", counters.messagesStored.sum(),
+                    Quantities.formatBytes(counters.bytesStored.sum()), counters.messagesCaughtUp.sum(),
+                    counters.acknowledgementsSent.sum(), counters.messagesNotKept.sum(), counters.duplicates.sum(),
+                    counters.objectsLost.sum(), counters.malformed.sum(), counters.writeFailures.sum(),
+                    counters.messagesExpired.sum(), counters.catchUpRequestsRefused.sum());
             if (!now.equals(last)) {
                 LOG.info(now);
                 last = now;

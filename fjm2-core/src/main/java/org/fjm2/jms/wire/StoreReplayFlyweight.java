@@ -11,8 +11,9 @@ import java.nio.charset.StandardCharsets;
  * request body (topic fjm2.store.requests):
  *  0  uint8   version (2; requests and replays share it)
  *  1  int64   request id (chosen by the requester, unique within its connection)
- *  9  int32   messages wanted (the newest ones)
- * 13  uint16  topic length, then the topic in UTF-8
+ *  9  int32   messages wanted (the newest ones); -1: a store's catch-up request (below)
+ * 13  uint16  topic length, then the topic in UTF-8 (catch-up: the requesting store's topic pattern)
+ *  n  int64   catch-up only: the messages wanted are those stored since then (ms since 1970)
  *
  * replay body (topic fjm2.store.replay):
  *  0  uint8   version (2)
@@ -42,6 +43,11 @@ public final class StoreReplayFlyweight {
     public static final int FLAG_INCOMPLETE = 4;
     /** An entry's flag: the durable subscriber it goes to was handed the message before (JMSRedelivered). */
     public static final int ENTRY_REDELIVERED = 1;
+    /**
+     * The count of a store's catch-up request: the messages other stores received since a time, of the topics a
+     * pattern names (a store that was down asks its peers for what it missed).
+     */
+    public static final int CATCH_UP = -1;
     /** Bytes of an entry besides its record. */
     public static final int ENTRY_OVERHEAD = 17;
     private static final int ENTRY_FLAGS_OFFSET = 12;
@@ -64,6 +70,7 @@ public final class StoreReplayFlyweight {
     private int entryLength;
     private int requestCount;
     private String requestTopic;
+    private long catchUpSinceMillis;
 
     // ------------------------------------------------------------------------------------------------- requests
 
@@ -80,6 +87,20 @@ public final class StoreReplayFlyweight {
         ControlRecords.endRecord(out, start);
     }
 
+    /**
+     * Appends a whole catch-up request record ({@link #CATCH_UP}): the messages of the topics {@code topicPattern}
+     * names that a store received since {@code sinceMillis}.
+     */
+    public static void writeCatchUpRequest(ByteBuf out, int producerId, long sequence, long requestId,
+                                           String topicPattern, long sinceMillis) {
+        int start = ControlRecords.beginRecord(out, ControlRecords.REQUEST_TOPIC_UTF8, producerId, 4, sequence,
+                System.currentTimeMillis());
+        out.writeByte(VERSION).writeLong(requestId).writeInt(CATCH_UP);
+        WireWriter.writeShortString(out, topicPattern);
+        out.writeLong(sinceMillis);
+        ControlRecords.endRecord(out, start);
+    }
+
     /** Reads a request record (framing checked). */
     public StoreReplayFlyweight wrapRequest(ByteBuf buffer, int recordOffset, int recordLength)
             throws MalformedWireException {
@@ -92,12 +113,24 @@ public final class StoreReplayFlyweight {
         requestId = buffer.getLong(pos + 1);
         requestCount = buffer.getInt(pos + 9);
         int topicLength = buffer.getUnsignedShort(pos + 13);
-        if (requestCount < 0 || pos + 15 + topicLength != recordEnd) {
+        int trailer = requestCount == CATCH_UP ? 8 : 0;
+        if ((requestCount < 0 && requestCount != CATCH_UP) || pos + 15 + topicLength + trailer != recordEnd) {
             throw new MalformedWireException("store request for " + requestCount + " messages with a topic of "
                     + topicLength + " bytes in " + (recordEnd - pos) + " bytes");
         }
         requestTopic = buffer.toString(pos + 15, topicLength, StandardCharsets.UTF_8);
+        catchUpSinceMillis = trailer == 0 ? 0 : buffer.getLong(pos + 15 + topicLength);
         return this;
+    }
+
+    /** Whether the request read is a store's catch-up ({@link #CATCH_UP}) rather than a late join. */
+    public boolean isCatchUp() {
+        return requestCount == CATCH_UP;
+    }
+
+    /** A catch-up request's time: the messages stored since then are wanted (ms since 1970). */
+    public long catchUpSinceMillis() {
+        return catchUpSinceMillis;
     }
 
     public long requestId() {

@@ -35,6 +35,30 @@ class StoreReplayFlyweightTest {
     }
 
     @Test
+    void aStoresCatchUpRequestReadsBackWithItsTimeAndNoOtherNegativeCountIsAccepted() throws Exception {
+        ByteBuf buf = Unpooled.buffer();
+        StoreReplayFlyweight.writeCatchUpRequest(buf, 2, 1, 43, "orders.>", 1_764_000_000_000L);
+        StoreReplayFlyweight r = new StoreReplayFlyweight().wrapRequest(buf, 0, buf.readableBytes());
+        assertThat(r.isCatchUp()).isTrue();
+        assertThat(r.requestId()).isEqualTo(43);
+        assertThat(r.requestTopic()).isEqualTo("orders.>");
+        assertThat(r.catchUpSinceMillis()).isEqualTo(1_764_000_000_000L);
+        assertThatThrownBy(() -> new StoreReplayFlyweight().wrapRequest(buf, 0, buf.readableBytes() - 1))
+                .isInstanceOf(MalformedWireException.class);
+
+        MessageHeaderFlyweight header = new MessageHeaderFlyweight().wrap(buf, 0);
+        int countAt = header.topicOffset() + header.topicLength() + 9;
+        buf.setInt(countAt, -2);
+        assertThatThrownBy(() -> new StoreReplayFlyweight().wrapRequest(buf, 0, buf.readableBytes()))
+                .isInstanceOf(MalformedWireException.class);
+
+        ByteBuf lateJoin = Unpooled.buffer();
+        StoreReplayFlyweight.writeRequest(lateJoin, 7, 0, 42, 10, "prices.eu");
+        assertThat(new StoreReplayFlyweight().wrapRequest(lateJoin, 0, lateJoin.readableBytes()).isCatchUp())
+                .isFalse();
+    }
+
+    @Test
     void aReplayReadsBackEntryByEntry() throws Exception {
         ByteBuf buf = Unpooled.buffer();
         byte[] first = messageRecord("t", 1);

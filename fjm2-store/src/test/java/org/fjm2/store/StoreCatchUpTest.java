@@ -1,0 +1,109 @@
+package org.fjm2.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.jms.Connection;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import org.fjm2.jms.Fjm2ConnectionFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.LongStream;
+
+/**
+ * Stores on one group, one of them down for a while: on its return it takes from its peer what it missed, and then
+ * holds every message of its topics once, in order.
+ */
+class StoreCatchUpTest {
+
+    static final int BATCH = 100;
+
+    @TempDir
+    Path dir;
+
+    private static void send(MessageProducer orders, MessageProducer prices, Session s, int from, int count)
+            throws Exception {
+        for (int i = from; i < from + count; i++) {
+            orders.send(s.createTextMessage("order " + i));
+            prices.send(s.createTextMessage("price " + i));
+        }
+    }
+
+    @Test
+    void aStoreThatWasDownTakesWhatItMissedFromItsPeerAndHoldsEveryMessageOnceInOrder() throws Exception {
+        String group = TestGroups.url("");
+        StoreSettings bSettings = StoreSettings.of(group, dir.resolve("b")).withTopics(TopicPattern.parse("orders"));
+        try (Fjm2Store a = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));
+             // orders on disk at both stores before a send returns while both are up; prices at a (b keeps none)
+             Connection bothStores = new Fjm2ConnectionFactory(TestGroups.sameGroup(group, "storeQuorum=2"))
+                     .createConnection();
+             Connection oneStore = new Fjm2ConnectionFactory(TestGroups.sameGroup(group, "storeQuorum=1"))
+                     .createConnection()) {
+            Session both = bothStores.createSession();
+            Session one = oneStore.createSession();
+            MessageProducer ordersAtBoth = both.createProducer(both.createTopic("orders"));
+            MessageProducer ordersAtOne = one.createProducer(one.createTopic("orders"));
+            MessageProducer prices = one.createProducer(one.createTopic("prices"));
+            try (Fjm2Store b = Fjm2Store.start(bSettings)) {
+                send(ordersAtBoth, prices, both, 1, BATCH);
+                assertThat(b.counters().messagesCaughtUp.sum()).isZero();
+            }
+            send(ordersAtOne, prices, one, 1, BATCH);                 // b is down: a alone keeps these
+            try (Fjm2Store b = Fjm2Store.start(bSettings)) {
+                assertThat(b.counters().messagesCaughtUp.sum()).as("the orders b missed").isEqualTo(BATCH);
+                send(ordersAtBoth, prices, both, BATCH + 1, BATCH);  // b acknowledges again: quorums of two
+            }
+        }
+        List<StoredMessage> b = Fjm2Store.readJournal(dir.resolve("b"));
+        assertThat(b).extracting(StoredMessage::topic).containsOnly("orders");
+        assertThat(b).hasSize(3 * BATCH);
+        long bothEpoch = b.get(0).epoch();
+        assertThat(b.stream().filter(m -> m.epoch() == bothEpoch)).extracting(StoredMessage::sequence)
+                .as("the quorum-of-two publisher's orders, in order, once")
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, 2 * BATCH).boxed().toList());
+        assertThat(b.stream().filter(m -> m.epoch() != bothEpoch)).extracting(StoredMessage::sequence)
+                .as("the orders sent while b was down, once, in order")
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, BATCH).boxed().toList());
+        assertThat(Fjm2Store.readJournal(dir.resolve("a"))).as("both topics, three times").hasSize(6 * BATCH);
+    }
+
+    @Test
+    void aStoreAnswersOneCatchUpPerSecondAndTheNextStoreTakesAnotherPeersAnswer() throws Exception {
+        String group = TestGroups.url("");
+        try (Fjm2Store a = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));
+             Connection c = new Fjm2ConnectionFactory(TestGroups.sameGroup(group, "storeQuorum=1"))
+                     .createConnection()) {
+            Session s = c.createSession();
+            MessageProducer orders = s.createProducer(s.createTopic("orders"));
+            for (int i = 1; i <= BATCH; i++) {
+                orders.send(s.createTextMessage("order " + i));
+            }
+            try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")));
+                 Fjm2Store late = Fjm2Store.start(StoreSettings.of(group, dir.resolve("c")))) {
+                assertThat(b.counters().messagesCaughtUp.sum()).as("b from a").isEqualTo(BATCH);
+                assertThat(a.counters().catchUpRequestsRefused.sum()).as("c's request, within a second of b's")
+                        .isEqualTo(1);
+                assertThat(late.counters().messagesCaughtUp.sum()).as("c from b").isEqualTo(BATCH);
+            }
+        }
+        assertThat(Fjm2Store.readJournal(dir.resolve("c"))).extracting(StoredMessage::sequence)
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, BATCH).boxed().toList());
+    }
+
+    @Test
+    void aStoreAloneWaitsItsCatchUpTimeAndThenAcknowledges() throws Exception {
+        String group = TestGroups.url("");
+        try (Fjm2Store alone = Fjm2Store.start(StoreSettings.of(group, dir.resolve("alone"))
+                     .withCatchUpWait(java.time.Duration.ofMillis(200)));
+             Connection c = new Fjm2ConnectionFactory(TestGroups.sameGroup(group, "storeQuorum=1"))
+                     .createConnection()) {
+            Session s = c.createSession();
+            s.createProducer(s.createTopic("orders")).send(s.createTextMessage("one"));
+            assertThat(alone.counters().messagesStored.sum()).isEqualTo(1);
+            assertThat(alone.counters().messagesCaughtUp.sum()).isZero();
+        }
+    }
+}
