@@ -342,6 +342,81 @@ class DurableSubscriptionTest {
         }
     }
 
+    /**
+     * The same, in a loop: one durable subscriber process after another, each killed with -9 at a seeded point
+     * while messages stream in. Each life gets a run without gap or duplicate that starts at most one past the
+     * last message of the life before; a last return in this JVM ends the run at the last message sent.
+     */
+    @Test
+    void aSubscriberKilledAgainAndAgainMissesNothingAndGetsEachLifeInOrder() throws Exception {
+        String group = TestGroups.url("");
+        int total = 4000;
+        int lives = 5;
+        long seed = Long.getLong("fjm2.test.seed", System.nanoTime());
+        java.util.Random random = new java.util.Random(seed);
+        System.out.println("seed " + seed + " (rerun with -Dfjm2.test.seed=N)");
+        try (Fjm2Store store = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));
+             Connection publisher = connect(group, null)) {
+            try (Connection first = connect(group, "loop")) { // the subscription exists before the first message
+                Session fs = first.createSession();
+                fs.createDurableConsumer(fs.createTopic("crash"), "d").close();
+            }
+            Session ps = publisher.createSession();
+            MessageProducer p = ps.createProducer(ps.createTopic("crash"));
+            AtomicReference<Exception> failed = new AtomicReference<>();
+            Thread sender = new Thread(() -> {
+                try {
+                    for (int i = 1; i <= total; i++) {
+                        LateJoinTest.send(ps, p, i);
+                        if (i % 2 == 0) {
+                            Thread.sleep(1); // about 1,000 a second: the lives fall mid-stream
+                        }
+                    }
+                } catch (Exception e) {
+                    failed.set(e);
+                }
+            }, "publisher");
+            sender.start();
+            int lastGot = 0;
+            for (int life = 0; life < lives && lastGot < total; life++) {
+                int killAt = Math.min(total, lastGot + 50 + random.nextInt(400));
+                try (ChildJvm subscriber = new ChildJvm("256m", DurableSubscriberProcess.class, group, "loop", "d",
+                        "crash")) {
+                    assertThat(subscriber.awaitLine("READY", 30)).as(subscriber.output()).isEqualTo("READY");
+                    assertThat(subscriber.awaitLine("GOT " + killAt + ";", 60)).as(subscriber.output())
+                            .isEqualTo("GOT " + killAt + ";");
+                    assertThat(subscriber.kill(10)).as("subscriber killed").isTrue();
+                    List<Integer> got = subscriber.output().lines().filter(l -> l.startsWith("GOT ")
+                            && l.endsWith(";")).map(l -> Integer.parseInt(l.substring(4, l.length() - 1))).toList();
+                    System.out.printf("life %d: %d..%d, killed once it had %d%n", life, got.get(0),
+                            got.get(got.size() - 1), killAt);
+                    assertThat(got.get(0)).as("life %d starts where the one before ended", life)
+                            .isLessThanOrEqualTo(lastGot + 1);
+                    assertThat(got).as("life %d: in order, each once", life)
+                            .isEqualTo(LateJoinTest.range(got.get(0), got.get(got.size() - 1)));
+                    lastGot = got.get(got.size() - 1);
+                }
+            }
+            sender.join(60_000);
+            assertThat(failed.get()).isNull();
+            awaitStored(store, total);
+            try (Connection c = connect(group, "loop")) {
+                Session s = c.createSession();
+                MessageConsumer back = s.createDurableConsumer(s.createTopic("crash"), "d");
+                c.start();
+                List<Integer> got = receive(back, total + 1);
+                System.out.printf("last return: %s%n", got.isEmpty() ? "nothing" : got.get(0) + ".." + total);
+                if (lastGot < total || !got.isEmpty()) {
+                    // what the last life acknowledged in its last flush period comes again (at least once)
+                    assertThat(got).as("the last return").isNotEmpty();
+                    assertThat(got.get(0)).isLessThanOrEqualTo(lastGot + 1);
+                    assertThat(got).as("to the end, in order, each once")
+                            .isEqualTo(LateJoinTest.range(got.get(0), total));
+                }
+            }
+        }
+    }
+
     /** A store in a process of its own, killed with -9 and restarted on the same data directory. */
     @Test
     void theSubscriptionAndItsMessagesSurviveTheStoresKill() throws Exception {
