@@ -49,6 +49,11 @@ final class DurableSubscriptions {
         }
     }
 
+    /** Every subscription kept. */
+    Collection<Subscription> all() {
+        return byKey.values();
+    }
+
     /** Whether a subscription has the message pending (it is for it and not acknowledged). */
     boolean anyPending(StoredMessage m) {
         List<Subscription> ofTopic = byTopic.get(m.topic());

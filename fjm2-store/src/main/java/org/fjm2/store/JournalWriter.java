@@ -253,10 +253,17 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
         MessageIndex.Entry oldest = index.oldest();
         List<StoredMessage> missed = tails.since(request.sinceMillis(), request.topics(),
                 oldest == null ? Long.MAX_VALUE : oldest.id());
+        int positions = 0;
+        for (Subscription s : subscriptions.all()) {
+            if (!s.positions().isEmpty() && request.topics().matches(s.topic())) {
+                replays.sendPositions(s);  // before the answer's end: the peer reads them before it acknowledges
+                positions++;
+            }
+        }
         replays.answer(new ReplayRequest(request.requesterNode(), request.requestId(), "", 0, 0, 0), missed);
-        LOG.info("catch-up of store node {} (topics '{}', since {}): answered with {} message(s)",
-                Integer.toUnsignedString(request.requesterNode()), request.topics(),
-                java.time.Instant.ofEpochMilli(request.sinceMillis()), missed.size());
+        LOG.info("catch-up of store node {} (topics '{}', since {}): answered with {} message(s) and the positions "
+                + "of {} durable subscription(s)", Integer.toUnsignedString(request.requesterNode()),
+                request.topics(), java.time.Instant.ofEpochMilli(request.sinceMillis()), missed.size(), positions);
     }
 
     private void answerDueRequests() throws InterruptedException {

@@ -4,11 +4,14 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.fjm2.jms.transport.ObjectTransport;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.DurableSubscriptionFlyweight;
 import org.fjm2.jms.wire.StoreReplayFlyweight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -33,8 +36,11 @@ final class ReplaySender {
     private final long epoch;
     private final int maxObjectBytes;
     private long sequence;
-    /** Numbers the store's requests (their own producer stream: the store's producer id at priority 4). */
-    private long requestSequence;
+    /**
+     * Numbers the store's records at priority 4 (its catch-up request, the positions it sends a peer catching up):
+     * their own producer stream, the store's producer id at that priority.
+     */
+    private final AtomicLong controlSequence = new AtomicLong();
 
     ReplaySender(ObjectTransport transport, String storeName, long epoch) {
         this.transport = transport;
@@ -47,13 +53,50 @@ final class ReplaySender {
     boolean sendCatchUpRequest(CatchUp catchUp, TopicPattern topics) throws InterruptedException {
         ByteBuf batch = PooledByteBufAllocator.DEFAULT.directBuffer(HEADER_ROOM + topics.toString().length() * 3);
         BatchHeaderFlyweight.writeEmpty(batch, epoch);
-        StoreReplayFlyweight.writeCatchUpRequest(batch, StoreReplayFlyweight.STORE_PRODUCER_ID, ++requestSequence,
+        StoreReplayFlyweight.writeCatchUpRequest(batch, StoreReplayFlyweight.STORE_PRODUCER_ID,
+                controlSequence.incrementAndGet(),
                 catchUp.requestId(), topics.toString(), catchUp.sinceMillis());
         new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
         try {
             return transport.send(batch, StoreReplayFlyweight.PRIORITY, SEND_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         } catch (IllegalStateException closed) {
             return false;
+        }
+    }
+
+    /**
+     * A subscription's whole position as position records (as its subscriber sends them): every store takes each
+     * stream's number only when it is further than its own, so the peer catching up moves on and the others stay.
+     */
+    void sendPositions(Subscription s) throws InterruptedException {
+        List<Map.Entry<PositionKey, Long>> entries = new ArrayList<>(s.positions().entrySet());
+        for (int from = 0; from < entries.size(); from += DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES) {
+            int to = Math.min(entries.size(), from + DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES);
+            ByteBuf batch = PooledByteBufAllocator.DEFAULT.directBuffer(HEADER_ROOM + 2 * DurableSubscriptionFlyweight
+                    .MAX_NAME_BYTES + (to - from) * DurableSubscriptionFlyweight.POSITION_ENTRY_LENGTH);
+            BatchHeaderFlyweight.writeEmpty(batch, epoch);
+            int record = DurableSubscriptionFlyweight.beginNumberedEntries(batch,
+                    StoreReplayFlyweight.STORE_PRODUCER_ID, controlSequence.incrementAndGet(),
+                    DurableSubscriptionFlyweight.TYPE_POSITION, s.key().clientId(), s.key().name());
+            for (Map.Entry<PositionKey, Long> e : entries.subList(from, to)) {
+                PositionKey k = e.getKey();
+                DurableSubscriptionFlyweight.writePositionEntry(batch, k.epoch(), k.producer(), k.priority(),
+                        e.getValue());
+            }
+            DurableSubscriptionFlyweight.endPosition(batch, record, to - from);
+            new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
+            boolean sent;
+            try {
+                sent = transport.send(batch, DurableSubscriptionFlyweight.PRIORITY, SEND_TIMEOUT_MILLIS,
+                        TimeUnit.MILLISECONDS);
+            } catch (IllegalStateException closed) {
+                sent = false;
+            }
+            if (!sent) {
+                LOG.warn("the position of durable subscription {} could not be sent to a peer within {} ms", s.key(),
+                        SEND_TIMEOUT_MILLIS);
+                return;
+            }
         }
     }
 

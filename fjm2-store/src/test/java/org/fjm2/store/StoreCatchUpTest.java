@@ -71,6 +71,57 @@ class StoreCatchUpTest {
     }
 
     @Test
+    void aDurableSubscribersAcknowledgementsMadeWhileAStoreWasDownReachItThroughTheCatchUp() throws Exception {
+        String group = TestGroups.url("");
+        try (Fjm2Store a = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));
+             Connection publisher = new Fjm2ConnectionFactory(TestGroups.sameGroup(group, "storeQuorum=2"))
+                     .createConnection()) {
+            Session ps = publisher.createSession();
+            MessageProducer orders = ps.createProducer(ps.createTopic("orders"));
+            try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
+                try (Connection subscriber = durableSubscriber(group)) {
+                    Session ss = subscriber.createSession();
+                    ss.createDurableConsumer(ss.createTopic("orders"), "audit").close(); // both stores keep it
+                }
+                for (int i = 1; i <= BATCH; i++) {
+                    orders.send(ps.createTextMessage("order " + i));    // on both disks: a quorum of two
+                }
+            }
+            // b is down: the subscriber takes 60 and leaves; only a hears its position
+            try (Connection subscriber = durableSubscriber(group)) {
+                Session ss = subscriber.createSession();
+                jakarta.jms.MessageConsumer audit = ss.createDurableConsumer(ss.createTopic("orders"), "audit");
+                subscriber.start();
+                for (int i = 1; i <= 60; i++) {
+                    assertThat(audit.receive(10_000)).as("message %d", i).isNotNull();
+                }
+            }
+            try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
+                a.close(); // the subscriber's return can only be answered by b now
+                try (Connection subscriber = durableSubscriber(group)) {
+                    Session ss = subscriber.createSession();
+                    jakarta.jms.MessageConsumer audit = ss.createDurableConsumer(ss.createTopic("orders"), "audit");
+                    subscriber.start();
+                    List<String> rest = new java.util.ArrayList<>();
+                    jakarta.jms.Message m;
+                    while ((m = audit.receive(2_000)) != null) {
+                        rest.add(((jakarta.jms.TextMessage) m).getText());
+                    }
+                    assertThat(rest).as("from b, which was down while the subscriber acknowledged 60")
+                            .containsExactlyElementsOf(LongStream.rangeClosed(61, BATCH).mapToObj(i -> "order " + i)
+                                    .toList());
+                }
+            }
+        }
+    }
+
+    private static Connection durableSubscriber(String group) throws jakarta.jms.JMSException {
+        Connection c = new Fjm2ConnectionFactory(group).createConnection();
+        c.setClientID("billing");
+        return c;
+    }
+
+    @Test
     void aStoreAnswersOneCatchUpPerSecondAndTheNextStoreTakesAnotherPeersAnswer() throws Exception {
         String group = TestGroups.url("");
         try (Fjm2Store a = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));

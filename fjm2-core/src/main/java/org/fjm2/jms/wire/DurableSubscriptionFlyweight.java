@@ -62,7 +62,12 @@ public final class DurableSubscriptionFlyweight {
 
     /** Appends the common part of a record (numbered by the batcher: sequence 0); returns where it starts. */
     private static int begin(ByteBuf out, int producerId, int type, long requestId, String clientId, String name) {
-        int start = ControlRecords.beginRecord(out, ControlRecords.DURABLE_TOPIC_UTF8, producerId, PRIORITY, 0,
+        return begin(out, producerId, 0, type, requestId, clientId, name);
+    }
+
+    private static int begin(ByteBuf out, int producerId, long sequence, int type, long requestId, String clientId,
+                             String name) {
+        int start = ControlRecords.beginRecord(out, ControlRecords.DURABLE_TOPIC_UTF8, producerId, PRIORITY, sequence,
                 System.currentTimeMillis());
         out.writeByte(VERSION).writeByte(type).writeLong(requestId);
         WireWriter.writeShortString(out, clientId);
@@ -98,6 +103,20 @@ public final class DurableSubscriptionFlyweight {
             throw new IllegalArgumentException("not a record of entries: type " + type);
         }
         int start = begin(out, producerId, type, requestId, clientId, name);
+        PositionEntries.begin(out);
+        return start;
+    }
+
+    /**
+     * As above, numbered {@code sequence} by its sender (a store, which sends without a batcher: a peer catching up
+     * gets the positions it missed this way).
+     */
+    public static int beginNumberedEntries(ByteBuf out, int producerId, long sequence, int type, String clientId,
+                                           String name) {
+        if (type != TYPE_POSITION && type != TYPE_DELIVERED) {
+            throw new IllegalArgumentException("not a record of entries: type " + type);
+        }
+        int start = begin(out, producerId, sequence, type, 0, clientId, name);
         PositionEntries.begin(out);
         return start;
     }

@@ -66,6 +66,17 @@ class DurableSubscriptionFlyweightTest {
         b = Unpooled.buffer();
         DurableSubscriptionFlyweight.writeUnsubscribe(b, 3, 8, "client", "name");
         assertThat(read(b).type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_UNSUBSCRIBE);
+
+        b = Unpooled.buffer(); // a store's copy of a position for a peer catching up: numbered by the store
+        start = DurableSubscriptionFlyweight.beginNumberedEntries(b, 2, 41,
+                DurableSubscriptionFlyweight.TYPE_POSITION, "client", "name");
+        DurableSubscriptionFlyweight.writePositionEntry(b, 8L, 11, 4, 90);
+        DurableSubscriptionFlyweight.endPosition(b, start, 1);
+        assertThat(new MessageHeaderFlyweight().wrap(b, 0).sequence()).isEqualTo(41);
+        d = read(b);
+        assertThat(d.type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_POSITION);
+        assertThat(d.requestId()).as("no answer wanted").isZero();
+        assertThat(d.entrySequence(0)).isEqualTo(90);
     }
 
     @Test
