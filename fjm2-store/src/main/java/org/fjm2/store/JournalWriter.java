@@ -41,6 +41,13 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
      * nor from the store otherwise). A heuristic bound, not a guarantee: see the README.
      */
     static final long LATE_JOIN_SETTLE_MILLIS = 50;
+    /**
+     * A durable subscriber that crashed may have been handed messages after its last delivered record (sent every
+     * 50 ms while it runs): on its return, what the store received up to this long after it last heard from it is
+     * flagged redelivered. Twenty flush periods: a subscriber stalled longer than that between handing a message
+     * over and its next flush leaves that message unflagged.
+     */
+    static final long CRASH_HANDED_MARGIN_MILLIS = 1_000;
     /** A store answers at most one peer's catch-up request per second. */
     static final long CATCH_UP_ANSWER_INTERVAL_NANOS = 1_000_000_000L;
 
@@ -164,6 +171,7 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
                         LOG.info("durable subscription {} replaced: now on topic '{}'", request.key(),
                                 request.topic());
                     }
+                    s.returning(System.currentTimeMillis(), CRASH_HANDED_MARGIN_MILLIS);
                     returning.addLast(request);
                 }
                 case DurableSubscriptionFlyweight.TYPE_POSITION -> {
@@ -174,6 +182,7 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
                     for (DurableRequest.Position p : request.positions()) {
                         s.acknowledged(p.stream(), p.sequence());
                     }
+                    s.heard(System.currentTimeMillis(), request.requestId() != 0); // a close asks for an answer
                     journal.updateSubscription(s);
                     confirm(request, 0);
                 }
@@ -182,6 +191,7 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
                         for (DurableRequest.Position p : request.positions()) {
                             s.handed(p.stream(), p.sequence());
                         }
+                        s.heard(System.currentTimeMillis(), false);
                     }
                 }
                 case DurableSubscriptionFlyweight.TYPE_UNSUBSCRIBE -> {

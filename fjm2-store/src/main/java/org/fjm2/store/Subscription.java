@@ -34,6 +34,15 @@ final class Subscription {
     private final Map<PositionKey, Long> handed = streamMarks();
     /** Pending messages dropped (retention, memory bound) since the subscriber was last told. */
     private long lost;
+    /**
+     * When the store last heard the subscriber (its subscribe, position or delivered records), and whether its last
+     * session ended with a close (whose last position record asks for an answer) rather than a crash. In memory
+     * only, like {@link #handed}.
+     */
+    private long lastHeardMillis;
+    private boolean closedCleanly = true;
+    /** For the answer to the current return: messages stored up to then count as handed before (a crash). */
+    private long handedUpToMillis = Long.MIN_VALUE;
 
     /** Per stream a number, at most {@link #MAX_STREAMS}, the least recently moved going first. */
     private static Map<PositionKey, Long> streamMarks() {
@@ -97,6 +106,7 @@ final class Subscription {
         positions.clear();
         handed.clear();
         lost = 0;
+        handedUpToMillis = Long.MIN_VALUE;
     }
 
     /** The subscriber acknowledged up to {@code sequence} of the stream (never moves back). */
@@ -109,10 +119,33 @@ final class Subscription {
         handed.merge(stream, sequence, Math::max);
     }
 
-    /** Whether the subscriber was handed the message before (its replay is a redelivery). */
+    /** Whether the subscriber was handed the message before, or may have been (its replay is a redelivery). */
     boolean handedBefore(StoredMessage m) {
+        if (m.storedAtMillis() <= handedUpToMillis) {
+            return true;
+        }
         Long last = handed.get(PositionKey.of(m));
         return last != null && m.sequence() <= last;
+    }
+
+    /**
+     * The subscriber comes back. If its last session did not end with a close, it may have been handed messages in
+     * its last {@code crashMarginMillis} whose delivered record never came: every message the store received up to
+     * that long after it last heard the subscriber counts as handed before (JMSRedelivered may be set on a message
+     * that was not delivered, never left unset on one that was).
+     */
+    void returning(long nowMillis, long crashMarginMillis) {
+        handedUpToMillis = closedCleanly ? Long.MIN_VALUE : lastHeardMillis + crashMarginMillis;
+        closedCleanly = false;
+        lastHeardMillis = nowMillis;
+    }
+
+    /** A record of the subscriber arrived; {@code closing}: the last one of a session that closes. */
+    void heard(long nowMillis, boolean closing) {
+        lastHeardMillis = Math.max(lastHeardMillis, nowMillis);
+        if (closing) {
+            closedCleanly = true;
+        }
     }
 
     /** Whether the message is for this subscription and not yet acknowledged. */
