@@ -52,6 +52,10 @@ final class CatchUp {
     /** Per stream of the answer: {run start, last taken}, for the acknowledgement ranges and order. */
     private final Map<StreamKey, long[]> taken = new HashMap<>();
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
+    /** Two readers of one record: the first checks every entry, the second takes them. */
+    private final StoreReplayFlyweight check = new StoreReplayFlyweight();
+    private final StoreReplayFlyweight reader = new StoreReplayFlyweight();
+    private boolean lastRecordRead;
     private final CountDownLatch answerBegun = new CountDownLatch(1);
     private final CountDownLatch answerEnded = new CountDownLatch(1);
     private volatile boolean finished;
@@ -98,23 +102,29 @@ final class CatchUp {
     }
 
     /**
-     * On the receive thread: a replay record (read from {@code buf}). What this store should journal of it, or null
-     * when it is not an answer to this store's request, or from another peer than the first that answered; after
-     * the answer's last record, {@link #answerEnded} once that is handed on.
+     * On the receive thread: a replay record ({@code length} bytes at {@code offset} of {@code buf}). What this store
+     * should journal of it, or null when it is not an answer to this store's request, or from another peer than the
+     * first that answered; after the answer's last record ({@link #lastRecordRead}), {@link #answerEnded} once that
+     * is handed on. A record with an entry that does not frame is refused whole, before any entry is taken.
      *
-     * @throws MalformedWireException when an entry does not frame (the record is dropped whole)
+     * @throws MalformedWireException when the record or an entry does not frame
      */
-    synchronized List<PendingWrite> answer(StoreReplayFlyweight replay, ByteBuf buf, long receivedAtMillis)
+    synchronized List<PendingWrite> answer(ByteBuf buf, int offset, int length, long receivedAtMillis)
             throws MalformedWireException {
+        StoreReplayFlyweight replay = check.wrapReplay(buf, offset, length);
+        lastRecordRead = false;
         if (finished || replay.requesterNode() != ownNode || replay.replayRequestId() != requestId
-                || replay.storeName().equals(ownName)) {
-            return null; // not ours, or our own answer (a store of the same name counts as this one)
+                || replay.storeName().equals(ownName)
+                || (answeringStore != null && !answeringStore.equals(replay.storeName()))) {
+            return null; // not ours, our own answer (a store of the same name counts as this one), or a second peer
         }
+        while (replay.nextEntry()) {
+            // every entry frames, or nothing of the record is taken
+        }
+        replay = reader.wrapReplay(buf, offset, length);
         if (answeringStore == null) {
             answeringStore = replay.storeName();
             answerBegun.countDown();
-        } else if (!answeringStore.equals(replay.storeName())) {
-            return null;
         }
         List<PendingWrite> writes = new ArrayList<>();
         while (replay.nextEntry()) {
@@ -125,7 +135,13 @@ final class CatchUp {
             }
         }
         messagesTaken += writes.size();
+        lastRecordRead = replay.last();
         return writes;
+    }
+
+    /** Whether the record {@link #answer} read last ended the answer. */
+    synchronized boolean lastRecordRead() {
+        return lastRecordRead;
     }
 
     /** On the receive thread: the answer's last record was read and what it brought handed to the journal. */

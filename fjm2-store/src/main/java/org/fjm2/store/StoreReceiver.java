@@ -41,7 +41,6 @@ final class StoreReceiver implements ObjectListener {
     static final int MAX_PEER_PATTERN_CHARS = 1024;
     /** Most wildcards in it. */
     static final int MAX_PEER_PATTERN_WILDCARDS = 16;
-    private final StoreReplayFlyweight replayRecord = new StoreReplayFlyweight();
     /** This store's catch-up while it runs (set before the transport starts delivering); null: none. */
     private volatile CatchUp catchUp;
     /** Set by close: what arrives from then on is neither stored nor acknowledged. */
@@ -178,7 +177,7 @@ final class StoreReceiver implements ObjectListener {
         }
         List<PendingWrite> writes;
         try {
-            writes = c.answer(replayRecord.wrapReplay(buf, pos, length), buf, System.currentTimeMillis());
+            writes = c.answer(buf, pos, length, System.currentTimeMillis());
         } catch (MalformedWireException e) {
             malformed(sender, e.getMessage());
             return;
@@ -190,7 +189,7 @@ final class StoreReceiver implements ObjectListener {
             writer.submit(w);
         }
         counters.messagesCaughtUp.add(writes.size());
-        if (replayRecord.last()) {
+        if (c.lastRecordRead()) {
             c.answerEnded();
         }
     }

@@ -1,10 +1,12 @@
 package org.fjm2.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import org.fjm2.jms.wire.MalformedWireException;
 import org.fjm2.jms.wire.StoreReplayFlyweight;
 import org.junit.jupiter.api.Test;
 
@@ -46,12 +48,11 @@ class CatchUpTest {
     }
 
     private static List<Long> take(CatchUp catchUp, ByteBuf answer) throws Exception {
-        StoreReplayFlyweight replay = new StoreReplayFlyweight().wrapReplay(answer, 0, answer.readableBytes());
-        List<PendingWrite> writes = catchUp.answer(replay, answer, 5_000);
+        List<PendingWrite> writes = catchUp.answer(answer, 0, answer.readableBytes(), 5_000);
         if (writes == null) {
             return null;
         }
-        if (replay.last()) {
+        if (catchUp.lastRecordRead()) {
             catchUp.answerEnded();
         }
         List<Long> sequences = new ArrayList<>();
@@ -119,9 +120,21 @@ class CatchUpTest {
         CatchUp catchUp = new CatchUp(OWN_NODE, "b", TopicPattern.parse("*"), List.of());
         ByteBuf a = answer(catchUp, "a", true, message("orders", 1, true), message("orders", 2, true),
                 message("orders", 5, true), message("orders", 6, true));
-        List<PendingWrite> writes = catchUp.answer(new StoreReplayFlyweight().wrapReplay(a, 0, a.readableBytes()), a,
-                1);
+        List<PendingWrite> writes = catchUp.answer(a, 0, a.readableBytes(), 1);
         assertThat(writes).extracting(PendingWrite::runStart).containsExactly(1L, 1L, 5L, 5L);
+    }
+
+    @Test
+    void aRecordWithAnEntryThatDoesNotFrameIsRefusedWholeAndItsMessagesAreTakenFromTheNextRecord()
+            throws Exception {
+        CatchUp catchUp = new CatchUp(OWN_NODE, "b", TopicPattern.parse("*"), List.of());
+        byte[] third = message("orders", 3, true);
+        ByteBuf broken = answer(catchUp, "a", false, message("orders", 1, true), message("orders", 2, true), third);
+        broken.setInt(broken.writerIndex() - third.length - 4, 1_000_000); // the third entry's length
+        assertThatThrownBy(() -> take(catchUp, broken)).isInstanceOf(MalformedWireException.class);
+        assertThat(catchUp.messagesTaken()).isZero();
+        assertThat(take(catchUp, answer(catchUp, "a", true, message("orders", 1, true), message("orders", 2, true),
+                third))).containsExactly(1L, 2L, 3L);
     }
 
     @Test
