@@ -56,12 +56,7 @@ final class ReplaySender {
         StoreReplayFlyweight.writeCatchUpRequest(batch, StoreReplayFlyweight.STORE_PRODUCER_ID,
                 controlSequence.incrementAndGet(),
                 catchUp.requestId(), topics.toString(), catchUp.sinceMillis());
-        new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
-        try {
-            return transport.send(batch, StoreReplayFlyweight.PRIORITY, SEND_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (IllegalStateException closed) {
-            return false;
-        }
+        return sendRecord(batch, StoreReplayFlyweight.PRIORITY);
     }
 
     /**
@@ -84,15 +79,7 @@ final class ReplaySender {
                         e.getValue());
             }
             DurableSubscriptionFlyweight.endPosition(batch, record, to - from);
-            new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
-            boolean sent;
-            try {
-                sent = transport.send(batch, DurableSubscriptionFlyweight.PRIORITY, SEND_TIMEOUT_MILLIS,
-                        TimeUnit.MILLISECONDS);
-            } catch (IllegalStateException closed) {
-                sent = false;
-            }
-            if (!sent) {
+            if (!sendRecord(batch, DurableSubscriptionFlyweight.PRIORITY)) {
                 LOG.warn("the position of durable subscription {} could not be sent to a peer within {} ms", s.key(),
                         SEND_TIMEOUT_MILLIS);
                 return;
@@ -155,16 +142,22 @@ final class ReplaySender {
                     redelivered.test(m) ? StoreReplayFlyweight.ENTRY_REDELIVERED : 0, m.record());
         }
         StoreReplayFlyweight.endReplay(batch, record, entries.size(), flags, bytesOfEntries);
-        new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
-        boolean sent;
-        try {
-            sent = transport.send(batch, StoreReplayFlyweight.PRIORITY, SEND_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (IllegalStateException closed) {
-            sent = false;
-        }
-        if (!sent) {
+        if (!sendRecord(batch, StoreReplayFlyweight.PRIORITY)) {
             LOG.warn("answer to node {}: an answer of {} message(s) could not be sent within {} ms",
                     Integer.toUnsignedString(request.requesterNode()), entries.size(), SEND_TIMEOUT_MILLIS);
+        }
+    }
+
+    /**
+     * Sends a batch holding the one record written after its header (the transport takes the buffer); false when
+     * it could not be sent within {@link #SEND_TIMEOUT_MILLIS} or the transport is closed.
+     */
+    private boolean sendRecord(ByteBuf batch, int priority) throws InterruptedException {
+        new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
+        try {
+            return transport.send(batch, priority, SEND_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (IllegalStateException closed) {
+            return false;
         }
     }
 }

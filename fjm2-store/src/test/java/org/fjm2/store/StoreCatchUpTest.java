@@ -3,13 +3,18 @@ package org.fjm2.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
 import org.fjm2.jms.Fjm2ConnectionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
 
@@ -80,18 +85,13 @@ class StoreCatchUpTest {
             MessageProducer orders = ps.createProducer(ps.createTopic("orders"));
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
                 try (Connection subscriber = durableSubscriber(group)) {
-                    Session ss = subscriber.createSession();
-                    ss.createDurableConsumer(ss.createTopic("orders"), "audit").close(); // both stores keep it
+                    audit(subscriber).close(); // both stores keep it
                 }
-                for (int i = 1; i <= BATCH; i++) {
-                    orders.send(ps.createTextMessage("order " + i));    // on both disks: a quorum of two
-                }
+                sendOrders(orders, ps);    // on both disks: a quorum of two
             }
             // b is down: the subscriber takes 60 and leaves; only a hears its position
             try (Connection subscriber = durableSubscriber(group)) {
-                Session ss = subscriber.createSession();
-                jakarta.jms.MessageConsumer audit = ss.createDurableConsumer(ss.createTopic("orders"), "audit");
-                subscriber.start();
+                MessageConsumer audit = audit(subscriber);
                 for (int i = 1; i <= 60; i++) {
                     assertThat(audit.receive(10_000)).as("message %d", i).isNotNull();
                 }
@@ -99,13 +99,11 @@ class StoreCatchUpTest {
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
                 a.close(); // the subscriber's return can only be answered by b now
                 try (Connection subscriber = durableSubscriber(group)) {
-                    Session ss = subscriber.createSession();
-                    jakarta.jms.MessageConsumer audit = ss.createDurableConsumer(ss.createTopic("orders"), "audit");
-                    subscriber.start();
-                    List<String> rest = new java.util.ArrayList<>();
-                    jakarta.jms.Message m;
+                    MessageConsumer audit = audit(subscriber);
+                    List<String> rest = new ArrayList<>();
+                    Message m;
                     while ((m = audit.receive(2_000)) != null) {
-                        rest.add(((jakarta.jms.TextMessage) m).getText());
+                        rest.add(((TextMessage) m).getText());
                     }
                     assertThat(rest).as("from b, which was down while the subscriber acknowledged 60")
                             .containsExactlyElementsOf(LongStream.rangeClosed(61, BATCH).mapToObj(i -> "order " + i)
@@ -115,10 +113,25 @@ class StoreCatchUpTest {
         }
     }
 
-    private static Connection durableSubscriber(String group) throws jakarta.jms.JMSException {
+    private static Connection durableSubscriber(String group) throws JMSException {
         Connection c = new Fjm2ConnectionFactory(group).createConnection();
         c.setClientID("billing");
         return c;
+    }
+
+    /** The durable subscription billing/audit on orders, its connection started. */
+    private static MessageConsumer audit(Connection subscriber) throws JMSException {
+        Session s = subscriber.createSession();
+        MessageConsumer audit = s.createDurableConsumer(s.createTopic("orders"), "audit");
+        subscriber.start();
+        return audit;
+    }
+
+    /** Orders 1..{@link #BATCH}. */
+    private static void sendOrders(MessageProducer orders, Session s) throws JMSException {
+        for (int i = 1; i <= BATCH; i++) {
+            orders.send(s.createTextMessage("order " + i));
+        }
     }
 
     @Test
@@ -129,9 +142,7 @@ class StoreCatchUpTest {
                      .createConnection()) {
             Session s = c.createSession();
             MessageProducer orders = s.createProducer(s.createTopic("orders"));
-            for (int i = 1; i <= BATCH; i++) {
-                orders.send(s.createTextMessage("order " + i));
-            }
+            sendOrders(orders, s);
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")));
                  Fjm2Store late = Fjm2Store.start(StoreSettings.of(group, dir.resolve("c")))) {
                 assertThat(b.counters().messagesCaughtUp.sum()).as("b from a").isEqualTo(BATCH);

@@ -99,12 +99,7 @@ public final class DurableSubscriptionFlyweight {
      */
     public static int beginEntries(ByteBuf out, int producerId, int type, long requestId, String clientId,
                                    String name) {
-        if (type != TYPE_POSITION && type != TYPE_DELIVERED) {
-            throw new IllegalArgumentException("not a record of entries: type " + type);
-        }
-        int start = begin(out, producerId, type, requestId, clientId, name);
-        PositionEntries.begin(out);
-        return start;
+        return beginEntries(out, producerId, 0, type, requestId, clientId, name);
     }
 
     /**
@@ -113,10 +108,15 @@ public final class DurableSubscriptionFlyweight {
      */
     public static int beginNumberedEntries(ByteBuf out, int producerId, long sequence, int type, String clientId,
                                            String name) {
+        return beginEntries(out, producerId, sequence, type, 0, clientId, name);
+    }
+
+    private static int beginEntries(ByteBuf out, int producerId, long sequence, int type, long requestId,
+                                    String clientId, String name) {
         if (type != TYPE_POSITION && type != TYPE_DELIVERED) {
             throw new IllegalArgumentException("not a record of entries: type " + type);
         }
-        int start = begin(out, producerId, sequence, type, 0, clientId, name);
+        int start = begin(out, producerId, sequence, type, requestId, clientId, name);
         PositionEntries.begin(out);
         return start;
     }

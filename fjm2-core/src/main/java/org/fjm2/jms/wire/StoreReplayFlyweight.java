@@ -36,6 +36,8 @@ public final class StoreReplayFlyweight {
     /** The store's producer id for answers (its acknowledgements use {@link StoreAckFlyweight#STORE_PRODUCER_ID}). */
     public static final int STORE_PRODUCER_ID = 2;
     public static final int PRIORITY = 8;
+    /** The priority requests are numbered at (a connection's and a store's requests: their own producer stream). */
+    public static final int REQUEST_PRIORITY = 4;
     public static final int FLAG_LAST = 1;
     /** The answer to an unsubscribe (or position) names a durable subscription the store does not have. */
     public static final int FLAG_UNKNOWN_SUBSCRIPTION = 2;
@@ -80,11 +82,17 @@ public final class StoreReplayFlyweight {
      */
     public static void writeRequest(ByteBuf out, int producerId, long sequence, long requestId, int count,
                                     String topic) {
-        int start = ControlRecords.beginRecord(out, ControlRecords.REQUEST_TOPIC_UTF8, producerId, 4, sequence,
-                System.currentTimeMillis());
+        ControlRecords.endRecord(out, beginRequest(out, producerId, sequence, requestId, count, topic));
+    }
+
+    /** Appends a request's record header and body up to its topic; returns where the record starts. */
+    private static int beginRequest(ByteBuf out, int producerId, long sequence, long requestId, int count,
+                                    String topic) {
+        int start = ControlRecords.beginRecord(out, ControlRecords.REQUEST_TOPIC_UTF8, producerId, REQUEST_PRIORITY,
+                sequence, System.currentTimeMillis());
         out.writeByte(VERSION).writeLong(requestId).writeInt(count);
         WireWriter.writeShortString(out, topic);
-        ControlRecords.endRecord(out, start);
+        return start;
     }
 
     /**
@@ -93,10 +101,7 @@ public final class StoreReplayFlyweight {
      */
     public static void writeCatchUpRequest(ByteBuf out, int producerId, long sequence, long requestId,
                                            String topicPattern, long sinceMillis) {
-        int start = ControlRecords.beginRecord(out, ControlRecords.REQUEST_TOPIC_UTF8, producerId, 4, sequence,
-                System.currentTimeMillis());
-        out.writeByte(VERSION).writeLong(requestId).writeInt(CATCH_UP);
-        WireWriter.writeShortString(out, topicPattern);
+        int start = beginRequest(out, producerId, sequence, requestId, CATCH_UP, topicPattern);
         out.writeLong(sinceMillis);
         ControlRecords.endRecord(out, start);
     }
