@@ -79,7 +79,9 @@ final class ReplaySender {
                         e.getValue());
             }
             DurableSubscriptionFlyweight.endPosition(batch, record, to - from);
-            if (!sendRecord(batch, DurableSubscriptionFlyweight.PRIORITY)) {
+            // at the answer's transport priority: a higher one may overtake queued objects of a lower one, and the
+            // peer must read the positions before the answer's end releases its acknowledgements
+            if (!sendRecord(batch, StoreReplayFlyweight.PRIORITY)) {
                 LOG.warn("the position of durable subscription {} could not be sent to a peer within {} ms", s.key(),
                         SEND_TIMEOUT_MILLIS);
                 return;
