@@ -68,6 +68,8 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
     private final LogLimiter catchUpAnswers = new LogLimiter(CATCH_UP_ANSWER_INTERVAL_NANOS, System::nanoTime);
     private final LogLimiter refusedCatchUpLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS, System::nanoTime);
     private long nextId;
+    /** The newest journal record when the store started: what a subscription learnt from a peer starts after. */
+    private final long startedAfterId;
     private long nextRetentionCheck;
 
     /** @param recovered what the journal held at start, oldest first (for late joins) */
@@ -89,6 +91,7 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
             newest = Math.max(newest, s.journalId());
         }
         this.nextId = newest + 1;
+        this.startedAfterId = newest;
         if (subscriptions.size() > 0) {
             LOG.info("{} durable subscription(s); {} message(s) ({} bytes) pending for them in memory",
                     subscriptions.size(), backlog.size(), backlog.bytes());
@@ -144,35 +147,40 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
         return due == Long.MAX_VALUE ? wait : Math.max(0, Math.min(wait, due - System.currentTimeMillis()));
     }
 
-    /** A durable subscription record: subscribe (answered when due), position, delivered, unsubscribe. */
+    /**
+     * A durable subscription record: a subscriber's subscribe (answered when due), position, delivered, unsubscribe;
+     * a peer store's definition or removed record (its catch-up answer to a store that was down).
+     */
     private void durable(DurableRequest request) throws InterruptedException {
         Subscription s = subscriptions.get(request.key());
         try {
             switch (request.type()) {
                 case DurableSubscriptionFlyweight.TYPE_SUBSCRIBE -> {
                     if (s == null) {
-                        if (subscriptions.full()) {
-                            LOG.warn("durable subscription {} refused: the store keeps {} already", request.key(),
-                                    DurableSubscriptions.MAX_SUBSCRIPTIONS);
+                        s = create(request, nextId - 1, true);
+                        if (s == null) {
                             return;
                         }
-                        long createdAfter = nextId - 1;
-                        s = new Subscription(request.key(), nextId++, request.topic(), request.selector(),
-                                request.noLocal(), createdAfter);
-                        subscriptions.add(s);
-                        journal.addSubscription(s);
                         LOG.info("durable subscription {} on topic '{}' created", request.key(), request.topic());
                     } else if (!s.sameAs(request.topic(), request.selector(), request.noLocal())) {
                         // JMS: another topic, selector or noLocal makes it a new subscription
-                        subscriptions.remove(s);
-                        s.replace(request.topic(), request.selector(), request.noLocal(), nextId - 1);
-                        subscriptions.add(s);
-                        journal.updateSubscription(s);
+                        replace(s, request, nextId - 1, true);
                         LOG.info("durable subscription {} replaced: now on topic '{}'", request.key(),
                                 request.topic());
+                    } else if (s.incarnation() == 0) {
+                        s.named(request.incarnation(), request.createdMillis());
+                        journal.updateSubscription(s);
                     }
                     s.returning(System.currentTimeMillis(), CRASH_HANDED_MARGIN_MILLIS);
                     returning.addLast(request);
+                }
+                case DurableSubscriptionFlyweight.TYPE_DEFINITION -> learn(request, s);
+                case DurableSubscriptionFlyweight.TYPE_REMOVED -> {
+                    if (s != null && s.incarnation() == request.incarnation()) {
+                        bury(s);
+                        LOG.info("durable subscription {} removed: a peer store says it was unsubscribed while "
+                                + "this store was down", request.key());
+                    }
                 }
                 case DurableSubscriptionFlyweight.TYPE_POSITION -> {
                     if (s == null) {
@@ -199,8 +207,7 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
                         confirm(request, StoreReplayFlyweight.FLAG_UNKNOWN_SUBSCRIPTION);
                         return;
                     }
-                    subscriptions.remove(s);
-                    journal.deleteSubscription(s);
+                    bury(s);
                     LOG.info("durable subscription {} removed (unsubscribe)", request.key());
                     confirm(request, 0);
                 }
@@ -210,6 +217,82 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
             throw e;
         } catch (Exception e) {
             LOG.error("could not journal durable subscription {}: {}; not answered", request.key(), e.toString());
+        }
+    }
+
+    /**
+     * A new subscription as the request defines it, journaled, its messages those after {@code createdAfterId};
+     * null when the store keeps as many as it may. {@code startsNow}: it starts at the newest message held of each
+     * stream of its topic (a subscriber's subscribe), so that a peer that was down and learns it takes nothing older
+     * as pending; otherwise the peer that defined it sends its position next.
+     */
+    private Subscription create(DurableRequest request, long createdAfterId, boolean startsNow) throws Exception {
+        if (subscriptions.full()) {
+            LOG.warn("durable subscription {} refused: the store keeps {} already", request.key(),
+                    DurableSubscriptions.MAX_SUBSCRIPTIONS);
+            return null;
+        }
+        Subscription earlier = subscriptions.unbury(request.key());
+        if (earlier != null) {
+            journal.deleteSubscription(earlier);
+        }
+        Subscription s = new Subscription(request.key(), nextId++, request.topic(), request.selector(),
+                request.noLocal(), createdAfterId, request.incarnation(), request.createdMillis());
+        if (startsNow) {
+            tails.lastSequences(request.topic()).forEach(s::acknowledged);
+        }
+        subscriptions.add(s);
+        journal.addSubscription(s);
+        return s;
+    }
+
+    /** JMS: another topic, selector or noLocal makes it a new subscription, of the request's incarnation. */
+    private void replace(Subscription s, DurableRequest request, long createdAfterId, boolean startsNow)
+            throws Exception {
+        subscriptions.remove(s);
+        s.replace(request.topic(), request.selector(), request.noLocal(), createdAfterId, request.incarnation(),
+                request.createdMillis());
+        if (startsNow) {
+            tails.lastSequences(request.topic()).forEach(s::acknowledged);
+        }
+        subscriptions.add(s);
+        journal.updateSubscription(s);
+    }
+
+    /**
+     * A peer's definition: a subscription made (or replaced) while this store was down is taken, its messages those
+     * this store received since it started (what it journaled before is older than the subscription); the peer's
+     * position records follow. One this store knows as removed, or knows in a later incarnation, is not.
+     */
+    private void learn(DurableRequest request, Subscription s) throws Exception {
+        Subscription tombstone = subscriptions.tombstone(request.key());
+        if (s == null && tombstone != null && !tombstone.olderThan(request.createdMillis(), request.incarnation())) {
+            return;
+        }
+        if (s == null) {
+            if (create(request, startedAfterId, false) != null) {
+                LOG.info("durable subscription {} on topic '{}' learnt from a peer store (made while this store was "
+                        + "down)", request.key(), request.topic());
+            }
+        } else if (s.incarnation() == 0 && s.sameAs(request.topic(), request.selector(), request.noLocal())) {
+            s.named(request.incarnation(), request.createdMillis());
+            journal.updateSubscription(s);
+        } else if (s.incarnation() != request.incarnation()
+                && s.olderThan(request.createdMillis(), request.incarnation())) {
+            replace(s, request, startedAfterId, false);
+            LOG.info("durable subscription {} replaced as a peer store says (now on topic '{}')", request.key(),
+                    request.topic());
+        }
+    }
+
+    /** Unsubscribed: kept as a tombstone a while (peers that missed it learn it from this store's catch-up answer). */
+    private void bury(Subscription s) throws Exception {
+        subscriptions.remove(s);
+        s.remove(System.currentTimeMillis());
+        journal.updateSubscription(s);
+        Subscription evicted = subscriptions.bury(s);
+        if (evicted != null) {
+            journal.deleteSubscription(evicted);
         }
     }
 
@@ -264,10 +347,17 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
         List<StoredMessage> missed = tails.since(request.sinceMillis(), request.topics(),
                 oldest == null ? Long.MAX_VALUE : oldest.id());
         int positions = 0;
+        // before the answer's end: the peer reads them before it acknowledges; a definition before its position
         for (Subscription s : subscriptions.all()) {
-            if (!s.positions().isEmpty() && request.topics().matches(s.topic())) {
-                replays.sendPositions(s);  // before the answer's end: the peer reads them before it acknowledges
+            if (request.topics().matches(s.topic())) {
+                replays.sendDefinition(s);
+                replays.sendPositions(s);
                 positions++;
+            }
+        }
+        for (Subscription t : subscriptions.tombstones()) {
+            if (request.topics().matches(t.topic())) {
+                replays.sendRemoved(t);
             }
         }
         replays.answer(new ReplayRequest(request.requesterNode(), request.requestId(), "", 0, 0, 0), missed);
@@ -335,6 +425,13 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
         }
         nextRetentionCheck = now + Retention.CHECK_INTERVAL_MILLIS;
         backlog.dropConsumed();
+        for (Subscription t : subscriptions.expireTombstones(now - DurableSubscriptions.TOMBSTONE_MILLIS)) {
+            try {
+                journal.deleteSubscription(t);
+            } catch (Exception e) {
+                LOG.error("could not drop the tombstone of durable subscription {}: {}", t.key(), e.toString());
+            }
+        }
         int dropped = 0;
         while (retention.dropOldest(index, now)) {
             MessageIndex.Entry oldest = index.removeOldest();

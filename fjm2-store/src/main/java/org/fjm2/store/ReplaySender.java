@@ -60,6 +60,39 @@ final class ReplaySender {
     }
 
     /**
+     * What a subscription is (topic, selector, noLocal, incarnation, creation), for a peer catching up: one made
+     * while it was down is made there too. Before the subscription's position records.
+     */
+    void sendDefinition(Subscription s) throws InterruptedException {
+        ByteBuf batch = PooledByteBufAllocator.DEFAULT.directBuffer(HEADER_ROOM + 3 * (s.key().clientId().length()
+                + s.key().name().length() + s.topic().length() + (s.selector() == null ? 0 : s.selector().length())));
+        BatchHeaderFlyweight.writeEmpty(batch, epoch);
+        DurableSubscriptionFlyweight.writeDefinition(batch, StoreReplayFlyweight.STORE_PRODUCER_ID,
+                controlSequence.incrementAndGet(), s.key().clientId(), s.key().name(), s.topic(), s.selector(),
+                s.noLocal(), s.incarnation(), s.createdMillis());
+        sendControl(batch, s, "definition");
+    }
+
+    /** A removed subscription's tombstone, for a peer catching up: its copy, if it has one, goes too. */
+    void sendRemoved(Subscription tombstone) throws InterruptedException {
+        ByteBuf batch = PooledByteBufAllocator.DEFAULT.directBuffer(HEADER_ROOM + 3 * (tombstone.key().clientId()
+                .length() + tombstone.key().name().length()));
+        BatchHeaderFlyweight.writeEmpty(batch, epoch);
+        DurableSubscriptionFlyweight.writeRemoved(batch, StoreReplayFlyweight.STORE_PRODUCER_ID,
+                controlSequence.incrementAndGet(), tombstone.key().clientId(), tombstone.key().name(),
+                tombstone.incarnation(), tombstone.createdMillis());
+        sendControl(batch, tombstone, "removal");
+    }
+
+    /** At the answer's transport priority, as the positions (see there). */
+    private void sendControl(ByteBuf batch, Subscription s, String what) throws InterruptedException {
+        if (!sendRecord(batch, StoreReplayFlyweight.PRIORITY)) {
+            LOG.warn("the {} of durable subscription {} could not be sent to a peer within {} ms", what, s.key(),
+                    SEND_TIMEOUT_MILLIS);
+        }
+    }
+
+    /**
      * A subscription's whole position as position records (as its subscriber sends them): every store takes each
      * stream's number only when it is further than its own, so the peer catching up moves on and the others stay.
      */

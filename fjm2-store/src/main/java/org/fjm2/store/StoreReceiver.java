@@ -143,6 +143,9 @@ final class StoreReceiver implements ObjectListener {
             catchUpRequest(sender);
             return;
         }
+        if (!topics.matches(request.requestTopic())) {
+            return; // a topic this store does not keep: its empty answer would hide a store's that keeps it
+        }
         writer.submit(new ReplayRequest(sender, request.requestId(), request.requestTopic(),
                 request.requestCount(), System.currentTimeMillis() + JournalWriter.LATE_JOIN_SETTLE_MILLIS, 0));
     }
@@ -194,7 +197,10 @@ final class StoreReceiver implements ObjectListener {
         }
     }
 
-    /** A connection's durable subscription record: for the journal writer, which owns the subscriptions. */
+    /**
+     * A durable subscription record, of a connection or of a peer store catching this one up: for the journal
+     * writer, which owns the subscriptions.
+     */
     private void durable(int sender, ByteBuf buf, int pos, int length) throws InterruptedException {
         try {
             durableRecord.wrap(buf, pos, length);
@@ -202,15 +208,22 @@ final class StoreReceiver implements ObjectListener {
             malformed(sender, e.getMessage());
             return;
         }
+        if (durableRecord.topic() != null && !topics.matches(durableRecord.topic())) {
+            return; // a subscription on a topic this store does not keep: stores that keep it answer
+        }
         List<DurableRequest.Position> positions = new ArrayList<>(durableRecord.entryCount());
         for (int i = 0; i < durableRecord.entryCount(); i++) {
             positions.add(new DurableRequest.Position(new PositionKey(durableRecord.entryEpoch(i),
                     durableRecord.entryProducer(i), durableRecord.entryPriority(i)), durableRecord.entrySequence(i)));
         }
+        boolean subscribe = durableRecord.type() == DurableSubscriptionFlyweight.TYPE_SUBSCRIBE;
         writer.submit(new DurableRequest(durableRecord.type(), sender, durableRecord.requestId(),
                 new SubscriptionKey(durableRecord.clientId(), durableRecord.name()), durableRecord.topic(),
                 durableRecord.selector(), durableRecord.noLocal(), positions,
-                System.currentTimeMillis() + JournalWriter.LATE_JOIN_SETTLE_MILLIS));
+                System.currentTimeMillis() + JournalWriter.LATE_JOIN_SETTLE_MILLIS,
+                subscribe ? DurableRequest.incarnationOf(sender, durableRecord.requestId())
+                        : durableRecord.incarnation(),
+                subscribe ? durableRecord.sentMillis() : durableRecord.createdMillis()));
     }
 
     private void malformed(int sender, String what) {

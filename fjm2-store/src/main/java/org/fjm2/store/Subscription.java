@@ -10,6 +10,10 @@ import java.util.Objects;
  * number the subscriber acknowledged. A message of its topic after {@code createdAfterId} that its position does not
  * cover is pending: replayed on the subscriber's return. The selector and noLocal are applied by the subscriber (it
  * decodes the messages); the store keeps them to tell a changed subscription (JMS: a new one) from the same.
+ * Its {@code incarnation} and {@code created} time come from the subscribe record that made it, so every store that
+ * heard that record names it alike, and a peer that was down can tell this subscription from an earlier or later one
+ * of the same name. A removed subscription (unsubscribed or replaced) is kept a while as a tombstone
+ * ({@link #removedMillis} not 0), so that a peer that missed the removal learns it rather than bring it back.
  * Owned by the journal writer thread.
  */
 final class Subscription {
@@ -26,6 +30,11 @@ final class Subscription {
     private String selector;
     private boolean noLocal;
     private long createdAfterId;
+    /** 0: unknown (a subscription journaled before stores named them). */
+    private long incarnation;
+    private long createdMillis;
+    /** When it was removed; 0 while it lives. */
+    private long removedMillis;
     private final Map<PositionKey, Long> positions = streamMarks();
     /**
      * Per producer stream the last number the subscriber was handed (acknowledged or not): kept in memory only, so a
@@ -56,6 +65,13 @@ final class Subscription {
 
     Subscription(SubscriptionKey key, long journalId, String topic, String selector, boolean noLocal,
                  long createdAfterId) {
+        this(key, journalId, topic, selector, noLocal, createdAfterId, 0, 0);
+    }
+
+    Subscription(SubscriptionKey key, long journalId, String topic, String selector, boolean noLocal,
+                 long createdAfterId, long incarnation, long createdMillis) {
+        this.incarnation = incarnation;
+        this.createdMillis = createdMillis;
         this.key = key;
         this.journalId = journalId;
         this.topic = topic;
@@ -88,6 +104,46 @@ final class Subscription {
         return createdAfterId;
     }
 
+    long incarnation() {
+        return incarnation;
+    }
+
+    long createdMillis() {
+        return createdMillis;
+    }
+
+    long removedMillis() {
+        return removedMillis;
+    }
+
+    boolean removed() {
+        return removedMillis != 0;
+    }
+
+    /** Whether {@code otherCreatedMillis} and {@code otherIncarnation} name a later subscription than this one. */
+    boolean olderThan(long otherCreatedMillis, long otherIncarnation) {
+        return otherCreatedMillis > createdMillis
+                || (otherCreatedMillis == createdMillis && otherIncarnation > incarnation);
+    }
+
+    /** A legacy subscription (no incarnation) learns the one its peers know it by. */
+    void named(long newIncarnation, long newCreatedMillis) {
+        incarnation = newIncarnation;
+        createdMillis = newCreatedMillis;
+    }
+
+    /** Removed at {@code nowMillis}: from now on a tombstone (its position no longer matters). */
+    void remove(long nowMillis) {
+        removedMillis = Math.max(1, nowMillis);
+        positions.clear();
+        handed.clear();
+    }
+
+    /** Recovered from the journal as a tombstone. */
+    void removedAt(long millis) {
+        removedMillis = millis;
+    }
+
     Map<PositionKey, Long> positions() {
         return positions;
     }
@@ -98,7 +154,11 @@ final class Subscription {
     }
 
     /** JMS: a subscription asked for with another topic, selector or noLocal is a new one, from now on. */
-    void replace(String newTopic, String newSelector, boolean newNoLocal, long newCreatedAfterId) {
+    void replace(String newTopic, String newSelector, boolean newNoLocal, long newCreatedAfterId,
+                 long newIncarnation, long newCreatedMillis) {
+        incarnation = newIncarnation;
+        createdMillis = newCreatedMillis;
+        removedMillis = 0;
         topic = newTopic;
         selector = newSelector;
         noLocal = newNoLocal;

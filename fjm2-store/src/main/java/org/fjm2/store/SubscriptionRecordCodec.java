@@ -9,18 +9,22 @@ import java.nio.charset.StandardCharsets;
  * The bytes of a durable subscription's journal record (the add record and every update carry the whole state, so
  * the last one read wins):
  * <pre>
- *  0  uint8   format (1)
+ *  0  uint8   format (2; 1 lacks the three fields of 10..33)
  *  1  int64   created after journal record id
  *  9  uint8   flags: bit 0 noLocal, bit 1 has a selector
- * 10  uint16  client id length, client id; uint16 name length, name; uint16 topic length, topic;
+ * 10  int64   incarnation (0: unknown)
+ * 18  int64   created, ms since the epoch
+ * 26  int64   removed, ms since the epoch (0: it lives; otherwise a tombstone)
+ * 34  uint16  client id length, client id; uint16 name length, name; uint16 topic length, topic;
  *             uint16 selector length, selector (UTF-8)
  *  n  int32   position count, then per stream: int64 epoch, int32 producer, uint8 priority, int64 sequence
  * </pre>
- * Big-endian.
+ * Big-endian. Format 1 records (written before stores named subscriptions) still read.
  */
 final class SubscriptionRecordCodec {
 
-    static final int FORMAT = 1;
+    static final int FORMAT = 2;
+    static final int FORMAT_WITHOUT_INCARNATION = 1;
     private static final int FLAG_NO_LOCAL = 1;
     private static final int FLAG_SELECTOR = 2;
 
@@ -30,7 +34,8 @@ final class SubscriptionRecordCodec {
     static byte[] encode(Subscription s) {
         ByteBuf out = Unpooled.buffer();
         out.writeByte(FORMAT).writeLong(s.createdAfterId())
-                .writeByte((s.noLocal() ? FLAG_NO_LOCAL : 0) | (s.selector() != null ? FLAG_SELECTOR : 0));
+                .writeByte((s.noLocal() ? FLAG_NO_LOCAL : 0) | (s.selector() != null ? FLAG_SELECTOR : 0))
+                .writeLong(s.incarnation()).writeLong(s.createdMillis()).writeLong(s.removedMillis());
         writeString(out, s.key().clientId());
         writeString(out, s.key().name());
         writeString(out, s.topic());
@@ -47,18 +52,25 @@ final class SubscriptionRecordCodec {
     static Subscription decode(long journalId, byte[] data) {
         ByteBuf in = Unpooled.wrappedBuffer(data);
         try {
-            if (in.readUnsignedByte() != FORMAT) {
+            int format = in.readUnsignedByte();
+            if (format != FORMAT && format != FORMAT_WITHOUT_INCARNATION) {
                 throw new IllegalArgumentException("journal record " + journalId + " is a subscription of an "
                         + "unknown format");
             }
             long createdAfter = in.readLong();
             int flags = in.readUnsignedByte();
+            boolean named = format == FORMAT;
+            long incarnation = named ? in.readLong() : 0;
+            long createdMillis = named ? in.readLong() : 0;
+            long removedMillis = named ? in.readLong() : 0;
             String clientId = readString(in);
             String name = readString(in);
             String topic = readString(in);
             String selector = readString(in);
             Subscription s = new Subscription(new SubscriptionKey(clientId, name), journalId, topic,
-                    (flags & FLAG_SELECTOR) != 0 ? selector : null, (flags & FLAG_NO_LOCAL) != 0, createdAfter);
+                    (flags & FLAG_SELECTOR) != 0 ? selector : null, (flags & FLAG_NO_LOCAL) != 0, createdAfter,
+                    incarnation, createdMillis);
+            s.removedAt(removedMillis);
             int count = in.readInt();
             if (count < 0 || (long) count * 21 != in.readableBytes()) {
                 throw new IllegalArgumentException("journal record " + journalId + ": subscription with " + count

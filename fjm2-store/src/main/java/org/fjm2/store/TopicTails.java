@@ -63,6 +63,21 @@ final class TopicTails {
     }
 
     /**
+     * Per producer stream, the last number of the messages held of the topic: where a subscription made now starts
+     * (what a peer's catch-up brings of those streams up to there was published before it). Scans everything held:
+     * for a subscription's creation, which is rare.
+     */
+    Map<PositionKey, Long> lastSequences(String topic) {
+        Map<PositionKey, Long> out = new HashMap<>();
+        for (StoredMessage m : all) {
+            if (m.topic().equals(topic)) {
+                out.merge(PositionKey.of(m), m.sequence(), Math::max);
+            }
+        }
+        return out;
+    }
+
+    /**
      * A late join's answer, oldest first: the newest {@code count} messages of the topic up to {@code joinedAtId}
      * (the newest message when the request came), and every one after it (the requester sorts out which of those it
      * got live); none older than {@code oldestKeptId}.

@@ -101,4 +101,64 @@ class DurableBacklogTest {
             assertThat(journal.recovered()).isEmpty();
         }
     }
+
+    @Test
+    void aTombstoneAndTheIncarnationSurviveAReopenAndAFormatOneRecordStillReads() throws Exception {
+        Subscription s = new Subscription(new SubscriptionKey("client", "gone"), 7, "orders", null, false, 6, -42L,
+                1_700_000_000_000L);
+        try (StoreJournal journal = StoreJournal.open(dir)) {
+            journal.addSubscription(s);
+            s.remove(1_700_000_100_000L);
+            journal.updateSubscription(s);
+        }
+        try (StoreJournal journal = StoreJournal.open(dir)) {
+            Subscription back = journal.subscriptions().get(0);
+            assertThat(back.removed()).isTrue();
+            assertThat(back.removedMillis()).isEqualTo(1_700_000_100_000L);
+            assertThat(back.incarnation()).isEqualTo(-42L);
+            assertThat(back.createdMillis()).isEqualTo(1_700_000_000_000L);
+            DurableSubscriptions recovered = new DurableSubscriptions(journal.subscriptions());
+            assertThat(recovered.get(back.key())).as("a tombstone is not a live subscription").isNull();
+            assertThat(recovered.tombstone(back.key())).isSameAs(back);
+            assertThat(recovered.expireTombstones(1_700_000_100_000L)).as("not yet").isEmpty();
+            assertThat(recovered.expireTombstones(1_700_000_100_001L)).containsExactly(back);
+        }
+
+        // format 1: no incarnation, creation or removal time (written before stores named subscriptions)
+        io.netty.buffer.ByteBuf v1 = io.netty.buffer.Unpooled.buffer();
+        v1.writeByte(SubscriptionRecordCodec.FORMAT_WITHOUT_INCARNATION).writeLong(6).writeByte(1);
+        for (String field : new String[] {"client", "old", "orders", ""}) {
+            byte[] bytes = field.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            v1.writeShort(bytes.length).writeBytes(bytes);
+        }
+        v1.writeInt(1).writeLong(11L).writeInt(2).writeByte(4).writeLong(9);
+        byte[] bytes = new byte[v1.readableBytes()];
+        v1.readBytes(bytes);
+        Subscription old = SubscriptionRecordCodec.decode(3, bytes);
+        assertThat(old.incarnation()).isZero();
+        assertThat(old.removed()).isFalse();
+        assertThat(old.noLocal()).isTrue();
+        assertThat(old.selector()).isNull();
+        assertThat(old.positions()).containsEntry(new PositionKey(11L, 2, 4), 9L);
+    }
+
+    @Test
+    void tombstonesAreCappedTheOldestGoingFirst() {
+        DurableSubscriptions subscriptions = new DurableSubscriptions(List.of());
+        Subscription first = null;
+        for (int i = 0; i <= DurableSubscriptions.MAX_TOMBSTONES; i++) {
+            Subscription t = new Subscription(new SubscriptionKey("c", "s" + i), i, "t", null, false, 0, i + 1, i);
+            t.remove(1000 + i);
+            Subscription evicted = subscriptions.bury(t);
+            if (i == 0) {
+                first = t;
+            }
+            if (i < DurableSubscriptions.MAX_TOMBSTONES) {
+                assertThat(evicted).isNull();
+            } else {
+                assertThat(evicted).as("the oldest").isSameAs(first);
+            }
+        }
+        assertThat(subscriptions.tombstones()).hasSize(DurableSubscriptions.MAX_TOMBSTONES);
+    }
 }

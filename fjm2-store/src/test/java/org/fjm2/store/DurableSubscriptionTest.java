@@ -520,6 +520,21 @@ class DurableSubscriptionTest {
     }
 
     @Test
+    void aStoreThatDoesNotKeepTheTopicDoesNotTakeItsSubscriptions() throws Exception {
+        String group = TestGroups.url("");
+        try (Fjm2Store ordersOnly = Fjm2Store.start(StoreSettings.of(group, dir.resolve("orders-only"))
+                     .withTopics(TopicPattern.parse("orders")));
+             Connection c = connect(group, "prices-reader")) {
+            Session s = c.createSession();
+            // its empty answer would have hidden the backlog a store that keeps prices holds
+            assertThatThrownBy(() -> s.createDurableConsumer(s.createTopic("prices"), "d"))
+                    .isInstanceOf(JMSException.class).hasMessageContaining("no store answered");
+            s.createDurableConsumer(s.createTopic("orders"), "o").close();
+            assertThat(ordersOnly.counters().messagesStored.sum()).isZero();
+        }
+    }
+
+    @Test
     void withoutAStoreCreationFailsNamingTheMissingStore() throws Exception {
         String group = TestGroups.url("");
         try (Connection c = connect(group, "nobody")) {

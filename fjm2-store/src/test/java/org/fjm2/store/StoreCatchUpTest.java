@@ -78,11 +78,10 @@ class StoreCatchUpTest {
     @Test
     void aDurableSubscribersAcknowledgementsMadeWhileAStoreWasDownReachItThroughTheCatchUp() throws Exception {
         String group = TestGroups.url("");
-        try (Fjm2Store a = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));
-             Connection publisher = new Fjm2ConnectionFactory(TestGroups.sameGroup(group, "storeQuorum=2"))
-                     .createConnection()) {
-            Session ps = publisher.createSession();
-            MessageProducer orders = ps.createProducer(ps.createTopic("orders"));
+        try (StoreAndPublisher g = new StoreAndPublisher(group, dir.resolve("a"), 2)) {
+            Fjm2Store a = g.store;
+            Session ps = g.session;
+            MessageProducer orders = g.orders;
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
                 try (Connection subscriber = durableSubscriber(group)) {
                     audit(subscriber).close(); // both stores keep it
@@ -99,17 +98,108 @@ class StoreCatchUpTest {
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
                 a.close(); // the subscriber's return can only be answered by b now
                 try (Connection subscriber = durableSubscriber(group)) {
-                    MessageConsumer audit = audit(subscriber);
-                    List<String> rest = new ArrayList<>();
-                    Message m;
-                    while ((m = audit.receive(2_000)) != null) {
-                        rest.add(((TextMessage) m).getText());
-                    }
-                    assertThat(rest).as("from b, which was down while the subscriber acknowledged 60")
-                            .containsExactlyElementsOf(LongStream.rangeClosed(61, BATCH).mapToObj(i -> "order " + i)
-                                    .toList());
+                    assertThat(drain(audit(subscriber))).as("from b, which was down while the subscriber "
+                            + "acknowledged 60").containsExactlyElementsOf(orders(61, BATCH));
                 }
             }
+        }
+    }
+
+    @Test
+    void aSubscriptionMadeWhileAStoreWasDownIsMadeThereByTheCatchUpFromWhereItStarted() throws Exception {
+        String group = TestGroups.url("");
+        try (StoreAndPublisher g = new StoreAndPublisher(group, dir.resolve("a"), 1)) {
+            Fjm2Store a = g.store;
+            Session ps = g.session;
+            MessageProducer orders = g.orders;
+            try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
+                sendOrders(orders, ps, 1, 50);               // b journals these before it goes down
+            }
+            sendOrders(orders, ps, 51, 100);                 // b is down: before the subscription, not for it
+            try (Connection subscriber = durableSubscriber(group)) {
+                audit(subscriber).close();                   // made at a alone
+            }
+            sendOrders(orders, ps, 101, 200);                // for the subscription, away
+            try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
+                a.close(); // the subscriber's return can only be answered by b now
+                try (Connection subscriber = durableSubscriber(group)) {
+                    assertThat(drain(audit(subscriber))).as("from b, which was down when the subscription was made")
+                            .containsExactlyElementsOf(orders(101, 200));
+                }
+            }
+        }
+    }
+
+    @Test
+    void anUnsubscribeMadeWhileAStoreWasDownRemovesTheSubscriptionThereToo() throws Exception {
+        String group = TestGroups.url("");
+        try (StoreAndPublisher g = new StoreAndPublisher(group, dir.resolve("a"), 1)) {
+            Fjm2Store a = g.store;
+            Session ps = g.session;
+            MessageProducer orders = g.orders;
+            try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
+                try (Connection subscriber = durableSubscriber(group)) {
+                    audit(subscriber).close();               // both stores keep it
+                }
+            }
+            sendOrders(orders, ps, 1, BATCH);                // pending for it at a and, after the catch-up, at b
+            try (Connection subscriber = durableSubscriber(group)) {
+                subscriber.createSession().unsubscribe("audit");   // b is down: only a hears it
+            }
+            try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
+                a.close();
+                try (Connection subscriber = durableSubscriber(group)) {
+                    MessageConsumer audit = audit(subscriber);   // a new subscription: nothing of before
+                    sendOrders(orders, ps, BATCH + 1, BATCH + 10);
+                    assertThat(drain(audit)).as("the new subscription at b, which was down at the unsubscribe")
+                            .containsExactlyElementsOf(orders(BATCH + 1, BATCH + 10));
+                }
+            }
+        }
+    }
+
+    /** Store a, and a publisher of orders that waits for {@code quorum} stores. */
+    private static final class StoreAndPublisher implements AutoCloseable {
+        final Fjm2Store store;
+        final Connection publisher;
+        final Session session;
+        final MessageProducer orders;
+
+        StoreAndPublisher(String group, Path data, int quorum) throws Exception {
+            store = Fjm2Store.start(StoreSettings.of(group, data));
+            publisher = new Fjm2ConnectionFactory(TestGroups.sameGroup(group, "storeQuorum=" + quorum))
+                    .createConnection();
+            session = publisher.createSession();
+            orders = session.createProducer(session.createTopic("orders"));
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                publisher.close();
+            } finally {
+                store.close();
+            }
+        }
+    }
+
+    /** Every message until none comes for 2 s, as text. */
+    private static List<String> drain(MessageConsumer consumer) throws JMSException {
+        List<String> got = new ArrayList<>();
+        Message m;
+        while ((m = consumer.receive(2_000)) != null) {
+            got.add(((TextMessage) m).getText());
+        }
+        return got;
+    }
+
+    private static List<String> orders(int from, int to) {
+        return LongStream.rangeClosed(from, to).mapToObj(i -> "order " + i).toList();
+    }
+
+    private static void sendOrders(MessageProducer orders, Session s, int from, int to) throws JMSException {
+        for (int i = from; i <= to; i++) {
+            orders.send(s.createTextMessage("order " + i));
         }
     }
 
@@ -129,9 +219,7 @@ class StoreCatchUpTest {
 
     /** Orders 1..{@link #BATCH}. */
     private static void sendOrders(MessageProducer orders, Session s) throws JMSException {
-        for (int i = 1; i <= BATCH; i++) {
-            orders.send(s.createTextMessage("order " + i));
-        }
+        sendOrders(orders, s, 1, BATCH);
     }
 
     @Test

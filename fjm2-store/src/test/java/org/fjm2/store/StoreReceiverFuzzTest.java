@@ -4,6 +4,8 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.fjm2.jms.wire.BatchHeaderFlyweight;
+import org.fjm2.jms.wire.DurableSubscriptionFlyweight;
+import org.fjm2.jms.wire.MessageHeaderFlyweight;
 import org.fjm2.jms.wire.StoreReplayFlyweight;
 import org.fjm2.norm.fuzz.FuzzInput;
 import org.fjm2.norm.fuzz.InputBounds;
@@ -23,6 +25,8 @@ class StoreReceiverFuzzTest {
 
     static final int OWN_NODE = 11;
     static final int PEER_NODE = 12;
+    /** Version, type, request id, then "c" and "n" with their lengths. */
+    static final int UNSUBSCRIBE_BODY_BYTES = 1 + 1 + 8 + 3 + 3;
 
     @FuzzTest
     void objectsWhileCatchingUp(byte[] input) throws Exception {
@@ -33,10 +37,11 @@ class StoreReceiverFuzzTest {
             StoreReceiver receiver = new StoreReceiver(TopicPattern.parse("*"), handed::add, counters);
             CatchUp catchUp = new CatchUp(OWN_NODE, "self", TopicPattern.parse("*"), List.of());
             receiver.catchingUp(catchUp);
-            ByteBuf object = switch (in.choice(3)) {
+            ByteBuf object = switch (in.choice(4)) {
                 case 0 -> Unpooled.wrappedBuffer(in.bytes(in.remaining()));
                 case 1 -> answer(in, catchUp);
-                default -> catchUpRequest(in);
+                case 2 -> catchUpRequest(in);
+                default -> durableRecord(in);
             };
             receiver.onObject(PEER_NODE, object);
             for (JournalTask task : handed) {
@@ -47,6 +52,10 @@ class StoreReceiverFuzzTest {
                     }
                 } else if (task instanceof CatchUpRequest request && request.topics() == null) {
                     throw new AssertionError("a catch-up request without its topics");
+                } else if (task instanceof DurableRequest request && (request.key() == null
+                        || (request.type() == DurableSubscriptionFlyweight.TYPE_DEFINITION
+                        && request.topic() == null))) {
+                    throw new AssertionError("a durable request without its subscription");
                 }
             }
         });
@@ -63,6 +72,20 @@ class StoreReceiverFuzzTest {
         int record = StoreReplayFlyweight.beginReplay(batch, 1, catchUp.requestId(), OWN_NODE, store);
         batch.writeBytes(entries);
         StoreReplayFlyweight.endReplay(batch, record, count, flags, entries.length);
+        new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
+        return batch;
+    }
+
+    /** A batch holding one durable subscription record (a subscriber's or a peer store's), its body fuzzed. */
+    private static ByteBuf durableRecord(FuzzInput in) {
+        ByteBuf batch = Unpooled.buffer();
+        BatchHeaderFlyweight.writeEmpty(batch, 5L);
+        int start = batch.writerIndex();
+        // an unsubscribe's fixed part and topic, its body (version 1, type, request id 0, "c", "n") replaced
+        DurableSubscriptionFlyweight.writeUnsubscribe(batch, 2, 0, "c", "n");
+        batch.writerIndex(batch.writerIndex() - UNSUBSCRIBE_BODY_BYTES);
+        batch.writeBytes(in.bytes(in.remaining()));
+        batch.setInt(start + MessageHeaderFlyweight.RECORD_LENGTH_OFFSET, batch.writerIndex() - start);
         new BatchHeaderFlyweight().wrap(batch, 0).recordCount(1);
         return batch;
     }

@@ -9,7 +9,7 @@ import io.netty.buffer.ByteBuf;
  * <pre>
  * body:
  *  0  uint8   version (1)
- *  1  uint8   type: 1 subscribe, 2 position, 3 unsubscribe, 4 delivered
+ *  1  uint8   type: 1 subscribe, 2 position, 3 unsubscribe, 4 delivered; between stores: 5 definition, 6 removed
  *  2  int64   request id (0: no answer wanted); stores answer with a replay record naming it
  * 10  uint16  client id length, then the client id in UTF-8 (1..{@link #MAX_NAME_BYTES})
  *  n  uint16  subscription name length, then the name in UTF-8 (1..{@link #MAX_NAME_BYTES})
@@ -23,7 +23,12 @@ import io.netty.buffer.ByteBuf;
  * delivered: as position, each entry's sequence the last one handed to the application (acknowledged or not):
  *             what a store replays at or below it is flagged redelivered
  * unsubscribe: nothing more
+ * definition (a store tells its peers a subscription it keeps): as subscribe, then
+ *  j  int64   incarnation (the same at every store: derived from the subscribe record that made it)
+ * j+8 int64   created, ms since the epoch (that subscribe record's send time)
+ * removed (a store tells its peers a subscription was unsubscribed or replaced): incarnation, created as above
  * </pre>
+ * A store numbers its definition and removed records itself (it sends them without a batcher), request id 0.
  * Big-endian. The reader checks every length and count against the record: the body must be filled exactly.
  */
 public final class DurableSubscriptionFlyweight {
@@ -33,6 +38,8 @@ public final class DurableSubscriptionFlyweight {
     public static final int TYPE_POSITION = 2;
     public static final int TYPE_UNSUBSCRIBE = 3;
     public static final int TYPE_DELIVERED = 4;
+    public static final int TYPE_DEFINITION = 5;
+    public static final int TYPE_REMOVED = 6;
     public static final int FLAG_NO_LOCAL = 1;
     /** Longest client id, subscription name and topic accepted. */
     public static final int MAX_NAME_BYTES = 1024;
@@ -56,6 +63,8 @@ public final class DurableSubscriptionFlyweight {
     private String topic;
     private String selector;
     private int flags;
+    private long incarnation;
+    private long createdMillis;
     private final PositionEntries entries = new PositionEntries("durable position record");
 
     // ------------------------------------------------------------------------------------------------- writing
@@ -81,6 +90,26 @@ public final class DurableSubscriptionFlyweight {
         WireWriter.writeShortString(out, topic);
         WireWriter.writeShortString(out, selector == null ? "" : selector);
         out.writeByte(noLocal ? FLAG_NO_LOCAL : 0);
+        ControlRecords.endRecord(out, start);
+    }
+
+    /** A store's record of a subscription it keeps, numbered {@code sequence} by the store. */
+    public static void writeDefinition(ByteBuf out, int producerId, long sequence, String clientId, String name,
+                                       String topic, String selector, boolean noLocal, long incarnation,
+                                       long createdMillis) {
+        int start = begin(out, producerId, sequence, TYPE_DEFINITION, 0, clientId, name);
+        WireWriter.writeShortString(out, topic);
+        WireWriter.writeShortString(out, selector == null ? "" : selector);
+        out.writeByte(noLocal ? FLAG_NO_LOCAL : 0);
+        out.writeLong(incarnation).writeLong(createdMillis);
+        ControlRecords.endRecord(out, start);
+    }
+
+    /** A store's record of a subscription removed (unsubscribed or replaced), numbered {@code sequence}. */
+    public static void writeRemoved(ByteBuf out, int producerId, long sequence, String clientId, String name,
+                                    long incarnation, long createdMillis) {
+        int start = begin(out, producerId, sequence, TYPE_REMOVED, 0, clientId, name);
+        out.writeLong(incarnation).writeLong(createdMillis);
         ControlRecords.endRecord(out, start);
     }
 
@@ -154,19 +183,18 @@ public final class DurableSubscriptionFlyweight {
         topic = null;
         selector = null;
         flags = 0;
+        incarnation = 0;
+        createdMillis = 0;
         entries.clear();
         switch (type) {
             case TYPE_SUBSCRIBE -> {
-                topic = string(buffer, pos, end, 1, MAX_NAME_BYTES, "topic");
-                pos += 2 + buffer.getUnsignedShort(pos);
-                String s = string(buffer, pos, end, 0, MAX_SELECTOR_BYTES, "selector");
-                selector = s.isEmpty() ? null : s;
-                pos += 2 + buffer.getUnsignedShort(pos);
-                if (end - pos != 1) {
+                pos = readDefinition(buffer, pos, end);
+                if (end - pos != 0) {
                     throw new MalformedWireException("durable subscribe record does not end with its flags");
                 }
-                flags = buffer.getUnsignedByte(pos);
             }
+            case TYPE_DEFINITION -> readIncarnation(buffer, readDefinition(buffer, pos, end), end, "definition");
+            case TYPE_REMOVED -> readIncarnation(buffer, pos, end, "removed");
             case TYPE_POSITION, TYPE_DELIVERED -> entries.wrap(buffer, pos, end, MAX_POSITION_ENTRIES);
             case TYPE_UNSUBSCRIBE -> {
                 if (pos != end) {
@@ -177,6 +205,29 @@ public final class DurableSubscriptionFlyweight {
             default -> throw new MalformedWireException("durable subscription record of unknown type " + type);
         }
         return this;
+    }
+
+    /** Topic, selector and flags; returns where they end. */
+    private int readDefinition(ByteBuf buffer, int pos, int end) throws MalformedWireException {
+        topic = string(buffer, pos, end, 1, MAX_NAME_BYTES, "topic");
+        pos += 2 + buffer.getUnsignedShort(pos);
+        String s = string(buffer, pos, end, 0, MAX_SELECTOR_BYTES, "selector");
+        selector = s.isEmpty() ? null : s;
+        pos += 2 + buffer.getUnsignedShort(pos);
+        if (end - pos < 1) {
+            throw new MalformedWireException("durable subscription record does not end with its flags");
+        }
+        flags = buffer.getUnsignedByte(pos);
+        return pos + 1;
+    }
+
+    private void readIncarnation(ByteBuf buffer, int pos, int end, String what) throws MalformedWireException {
+        if (end - pos != 16) {
+            throw new MalformedWireException("durable " + what + " record ends with " + (end - pos)
+                    + " bytes, not its incarnation and creation time (16)");
+        }
+        incarnation = buffer.getLong(pos);
+        createdMillis = buffer.getLong(pos + 8);
     }
 
     private static String string(ByteBuf buffer, int pos, int end, int min, int max, String what)
@@ -200,17 +251,32 @@ public final class DurableSubscriptionFlyweight {
         return name;
     }
 
-    /** Subscribe only. */
+    /** Send time of the record (the writer's clock): a subscribe's creation time. */
+    public long sentMillis() {
+        return header.timestamp();
+    }
+
+    /** Definition and removed only (0 otherwise). */
+    public long incarnation() {
+        return incarnation;
+    }
+
+    /** Definition and removed only (0 otherwise). */
+    public long createdMillis() {
+        return createdMillis;
+    }
+
+    /** Subscribe and definition only. */
     public String topic() {
         return topic;
     }
 
-    /** Subscribe only; null: none. */
+    /** Subscribe and definition only; null: none. */
     public String selector() {
         return selector;
     }
 
-    /** Subscribe only. */
+    /** Subscribe and definition only. */
     public boolean noLocal() {
         return (flags & FLAG_NO_LOCAL) != 0;
     }

@@ -80,6 +80,44 @@ class DurableSubscriptionFlyweightTest {
     }
 
     @Test
+    void aStoresDefinitionAndRemovedRecordsReadBack() throws Exception {
+        ByteBuf b = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeDefinition(b, 2, 43, "client", "name", "orders", "a > 1", true, -7L,
+                1_700_000_000_123L);
+        assertThat(new MessageHeaderFlyweight().wrap(b, 0).sequence()).as("numbered by the store").isEqualTo(43);
+        DurableSubscriptionFlyweight d = read(b);
+        assertThat(d.type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_DEFINITION);
+        assertThat(d.requestId()).isZero();
+        assertThat(d.topic()).isEqualTo("orders");
+        assertThat(d.selector()).isEqualTo("a > 1");
+        assertThat(d.noLocal()).isTrue();
+        assertThat(d.incarnation()).isEqualTo(-7L);
+        assertThat(d.createdMillis()).isEqualTo(1_700_000_000_123L);
+
+        b = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeRemoved(b, 2, 44, "client", "name", 9L, 5L);
+        d = read(b);
+        assertThat(d.type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_REMOVED);
+        assertThat(d.topic()).isNull();
+        assertThat(d.incarnation()).isEqualTo(9L);
+        assertThat(d.createdMillis()).isEqualTo(5L);
+
+        ByteBuf subscribe = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeSubscribe(subscribe, 3, 42, "client", "name", "orders", null, false);
+        assertThat(read(subscribe).incarnation()).as("a subscribe carries none").isZero();
+        assertThat(read(subscribe).sentMillis()).isCloseTo(System.currentTimeMillis(),
+                org.assertj.core.api.Assertions.within(60_000L));
+
+        ByteBuf shortDefinition = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeDefinition(shortDefinition, 2, 45, "client", "name", "orders", null, false,
+                1, 2);
+        ByteBuf cut = shortDefinition.copy(0, shortDefinition.writerIndex() - 1);
+        cut.setInt(MessageHeaderFlyweight.RECORD_LENGTH_OFFSET, cut.writerIndex());
+        assertThatThrownBy(() -> read(cut)).isInstanceOf(MalformedWireException.class)
+                .hasMessageContaining("not its incarnation");
+    }
+
+    @Test
     void hostileLengthsAndCountsAreRefused() {
         ByteBuf b = Unpooled.buffer();
         int start = DurableSubscriptionFlyweight.beginPosition(b, 3, 7, "client", "name");

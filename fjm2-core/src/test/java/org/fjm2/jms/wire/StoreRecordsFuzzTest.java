@@ -10,7 +10,7 @@ import org.fjm2.norm.fuzz.InputBounds;
 /**
  * Fuzz target: the readers of the store traffic every connection and store decodes from the network — a store's
  * acknowledgement ({@link StoreAckFlyweight}), a late-join request and a store's answer with its embedded message
- * records ({@link StoreReplayFlyweight}), a durable subscription's subscribe, position or unsubscribe record
+ * records ({@link StoreReplayFlyweight}), a durable subscription's subscribe, position, delivered or unsubscribe record or a store's definition or removed record
  * ({@link DurableSubscriptionFlyweight}), a shared subscription member's record ({@link SharedMemberFlyweight}).
  * The input is a control record's body behind a valid fixed part and
  * topic, so that the fuzzer spends its time in the bodies. Per input: only {@link MalformedWireException} comes out,
@@ -65,6 +65,9 @@ class StoreRecordsFuzzTest {
         d.topic();
         d.selector();
         d.requestId();
+        d.incarnation();
+        d.createdMillis();
+        d.sentMillis();
         for (int i = 0; i < d.entryCount(); i++) {
             d.entryEpoch(i);
             d.entryProducer(i);
