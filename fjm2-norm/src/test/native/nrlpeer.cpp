@@ -45,7 +45,7 @@ const char* const USAGE =
     "         --fec-id ID (0: libnorm picks 5, or 2 when block+parity > 255)  --instance ID (1)\n"
     "         --tx-loss PCT (0)  --grtt SEC (0.01)  --grtt-max SEC (10: a late answer raises GRTT for long)\n"
     "         --sizes N,N,... | --count N --min BYTES --max BYTES\n"
-    "         --seed S (1)  --info (NORM_INFO \"obj-<i>.bin\")  --ack NODEID (repeatable; watermark after the last)\n"
+    "         --seed S (1)  --info (NORM_INFO \"obj-<i>.bin\"; a stream's: \"stream-<seed>\")  --ack NODEID (repeatable; watermark after the last)\n"
     "         --cache-bytes BYTES (268435456 tx cache)  --cache-count N (2048 objects)\n"
     "recv:    --rx-loss PCT (0)  --count N (objects to wait for; 0 = until timeout)  --out DIR  --verify-seed S\n"
     "         --sync-all (also ask for objects sent before we joined)\n"
@@ -55,7 +55,7 @@ const char* const USAGE =
 
     "events:  READY, WARN, SENT, TX_QUEUE_EMPTY, FLUSH_DONE, WATERMARK, WATERMARK_DONE, SENDER_NEW, SENDER_INACTIVE,\n"
     "         RX_OBJECT, ABORTED, TIMEOUT, ERROR, DONE; streams: PROGRESS, STREAM_CLOSED, STREAM_NEW, STREAM_BREAK,\n"
-    "         STREAM_END, STREAM_ABORTED\n";
+    "         STREAM_END, STREAM_ABORTED, STREAM_INFO\n";
 
 // Socket buffers asked of libnorm (the kernel caps them at net.core.[rw]mem_max).
 const unsigned int SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -639,7 +639,11 @@ int runStreamSender(const Options& o) {
     }
     NormSetAutoParity(session, (unsigned char)o.autoParity);
     if (!NormSetTxSocketBuffer(session, SOCKET_BUFFER_BYTES)) event("WARN reason=NormSetTxSocketBuffer%%20failed");
-    NormObjectHandle stream = NormStreamOpen(session, (UINT32)o.streamBuffer);
+    // --info: the stream's NORM_INFO is "stream-<seed>" (what a receiver reports as STREAM_INFO)
+    char infoText[64];
+    int infoLength = std::snprintf(infoText, sizeof infoText, "stream-%llu", (unsigned long long)o.seed);
+    NormObjectHandle stream = NormStreamOpen(session, (UINT32)o.streamBuffer, o.info ? infoText : nullptr,
+                                             o.info ? (UINT32)infoLength : 0);
     if (stream == NORM_OBJECT_INVALID) fail("NormStreamOpen failed", 1);
     if (o.flush != NORM_FLUSH_NONE) NormStreamSetAutoFlush(stream, o.flush);
     event("READY role=send node=%lu stream=%lu", o.id, o.streamBytes);
@@ -813,6 +817,13 @@ int runStreamReceiver(const Options& o) {
                 if (NormObjectGetType(e.object) == NORM_OBJECT_STREAM && stream == NORM_OBJECT_INVALID) {
                     stream = e.object;
                     event("STREAM_NEW sender=%lu", (unsigned long)NormNodeGetId(NormObjectGetSender(e.object)));
+                }
+                break;
+            case NORM_RX_OBJECT_INFO:
+                if (e.object == stream) {
+                    char info[1024];
+                    unsigned int length = NormObjectGetInfo(stream, info, sizeof info);
+                    event("STREAM_INFO info=%s", escape(info, length < sizeof info ? length : sizeof info).c_str());
                 }
                 break;
             case NORM_RX_OBJECT_UPDATED:

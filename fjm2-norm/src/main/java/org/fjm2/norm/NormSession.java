@@ -86,11 +86,24 @@ public final class NormSession implements AutoCloseable {
      * @throws IllegalStateException when objects are still queued or cached, or a stream is open
      */
     public NormStream openStream(long bufferBytes) {
+        return openStream(bufferBytes, null);
+    }
+
+    /**
+     * As {@link #openStream(long)}, the stream carrying a NORM_INFO (at most a segment: a name, a content type; NRL's
+     * NormStreamOpen with info): sent before the stream's first data and again to receivers that ask for it; fjm2
+     * receivers get it through {@link org.fjm2.norm.api.NormListener#onStreamInfo}, NRL's as NORM_RX_OBJECT_INFO.
+     *
+     * @param info null: none
+     * @throws IllegalArgumentException when the info is longer than a segment
+     */
+    public NormStream openStream(long bufferBytes, byte[] info) {
         if (bufferBytes <= 0) {
             throw new IllegalArgumentException("stream buffer must be positive: " + bufferBytes);
         }
+        byte[] copy = info == null ? null : info.clone();
         try {
-            return new NormStream(engine.call(() -> engine.sender().openStream(bufferBytes)));
+            return new NormStream(engine.call(() -> engine.sender().openStream(bufferBytes, copy)));
         } catch (IllegalStateException e) {
             if (e.getCause() instanceof RuntimeException refused) {
                 throw refused;      // why the event loop refused, as it said it

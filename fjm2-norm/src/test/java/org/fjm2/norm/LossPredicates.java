@@ -65,6 +65,18 @@ public final class LossPredicates {
         };
     }
 
+    /** The first NORM_INFO seen (then none): receivers must ask for the info again; {@code dropped[0]} says it came. */
+    public static Predicate<ByteBuf> firstInfo(boolean[] dropped) {
+        return datagram -> {
+            boolean info = (datagram.getUnsignedByte(datagram.readerIndex()) & 0x0F) == NormWire.TYPE_INFO;
+            if (info && !dropped[0]) {
+                dropped[0] = true;
+                return true;
+            }
+            return false;
+        };
+    }
+
     /** Whether a datagram is a NORM_DATA (any object). */
     public static boolean isData(ByteBuf buf) {
         return (buf.getUnsignedByte(buf.readerIndex()) & 0x0F) == NormWire.TYPE_DATA;

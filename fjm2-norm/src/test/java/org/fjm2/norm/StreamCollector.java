@@ -26,6 +26,8 @@ public final class StreamCollector implements NormListener {
     private final List<Long> messageStarts = new ArrayList<>();
     private final List<Gap> gaps = new ArrayList<>();
     private final List<String> violations = new ArrayList<>();
+    /** Each stream NORM_INFO delivered, as text. */
+    private final List<String> infos = new ArrayList<>();
     private final CountDownLatch closed = new CountDownLatch(1);
     private int streamId = -1;
     private long openedAt = -1;
@@ -33,6 +35,16 @@ public final class StreamCollector implements NormListener {
     private LossReason closeReason;
     private long closedAt = -1;
     private int opened;
+
+    @Override
+    public synchronized void onStreamInfo(RemoteSenderInfo sender, int id, ByteBuf info) {
+        infos.add(info.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The stream NORM_INFOs delivered, in order, as text. */
+    public synchronized List<String> infos() {
+        return List.copyOf(infos);
+    }
 
     @Override
     public synchronized void onStreamOpened(RemoteSenderInfo sender, int id, long offset) {

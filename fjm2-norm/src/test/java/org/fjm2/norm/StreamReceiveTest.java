@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +92,10 @@ class StreamReceiveTest {
             inject(List.of(datagrams));
         }
 
-        /** The (block, symbol) pairs of SEGMENT requests in the NACKs sent so far. */
+        /**
+         * The (object, block, symbol) of SEGMENT requests in the NACKs sent so far; symbol -1 for BLOCK requests,
+         * block and symbol -1 for an INFO request.
+         */
         List<long[]> requestedSegments() {
             List<long[]> out = new ArrayList<>();
             FeedbackFlyweight nack = new FeedbackFlyweight();
@@ -110,6 +114,8 @@ class StreamReceiveTest {
                                 for (int s = r.symbolId(); s <= r.lastSymbolId(); s++) {
                                     out.add(new long[] {r.objectId(), r.blockNumber(), s});
                                 }
+                            } else if (r.hasFlag(NormWire.REPAIR_INFO) && !r.hasFlag(NormWire.REPAIR_BLOCK)) {
+                                out.add(new long[] {r.objectId(), -1, -1});
                             } else if (r.hasFlag(NormWire.REPAIR_BLOCK)) {
                                 for (long b = r.blockNumber(); b <= r.lastBlockNumber(); b++) {
                                     out.add(new long[] {r.objectId(), b, -1});
@@ -170,6 +176,35 @@ class StreamReceiveTest {
         assertThat(rx.collector.messageStarts()).containsExactly(0L, 1000L, 4000L);
         assertThat(rx.counter(Counter.STREAM_BYTES_RECEIVED)).isEqualTo(4010);
         assertThat(rx.session.receiveBufferBytesHeld()).as("nothing held after the end").isZero();
+    }
+
+    @Test
+    void theStreamsInfoIsDeliveredOnceAndAskedForWhenTheDataSaysItHasOne() throws Exception {
+        rx = new Receiver(config());
+        StreamDatagrams s = stream(0).announceInfo();
+        s.write(bytes(1, 5 * E), true).flush();
+        rx.inject(s.all());                         // its NORM_INFO was lost
+        Await.untilTrue("an INFO request for the stream in the NACKs", () -> rx.requestedSegments().stream()
+                .anyMatch(r -> r[0] == STREAM_ID && r[1] == -1), Duration.ofSeconds(5), rx.collector::toString);
+        byte[] info = "prices.csv".getBytes(StandardCharsets.UTF_8);
+        rx.inject(s.info(info, true), s.info(info, true));
+        assertThat(rx.collector.infos()).as("once").containsExactly("prices.csv");
+        assertThat(rx.counter(Counter.DUPLICATE_SEGMENTS)).isPositive();
+        long malformed = rx.counter(Counter.MALFORMED_DROPPED);
+        StreamDatagrams newer = new StreamDatagrams(SENDER, 1, STREAM_ID + 1, E, B, 0, 64L * E * B);
+        rx.inject(newer.info(new byte[65_001], false));
+        assertThat(rx.counter(Counter.MALFORMED_DROPPED)).as("an info longer than a segment can be")
+                .isEqualTo(malformed + 1);
+        assertThat(rx.collector.infos()).containsExactly("prices.csv");
+        assertThat(rx.collector.bytes()).isEqualTo(bytes(1, 5 * E));
+        rx.inject(newer.info("next".getBytes(StandardCharsets.UTF_8), false),
+                s.info("again".getBytes(StandardCharsets.UTF_8), true));
+        assertThat(rx.collector.infos()).as("the next stream's, ahead of its data; not the current one's again")
+                .containsExactly("prices.csv", "next");
+        newer.write(bytes(2, E), true).flush();
+        rx.inject(newer.all());                     // the newer stream replaces the current one
+        rx.inject(stream(0).info("older".getBytes(StandardCharsets.UTF_8), true));
+        assertThat(rx.collector.infos()).as("not an older stream's").containsExactly("prices.csv", "next");
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.fjm2.norm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,6 +100,31 @@ class StreamSendTest {
                         .isPositive();
                 assertThat(rxA.counters().get(Counter.FEC_DECODES)).isPositive();
             }
+        }
+    }
+
+    @Test
+    void theStreamsInfoReachesAReceiverThatLostItsFirstCopyOnce() throws Exception {
+        NormConfig group = TestGroups.fresh();
+        long seed = 18_010;
+        Workload work = Workload.of(seed, 200_000);
+        StreamCollector received = new StreamCollector();
+        boolean[] dropped = new boolean[1];
+        try (NormSession rx = NormSession.open(node(group, 31, 0).build(), received, seed,
+                LossyTransport.around(LossInjector.matching(LossPredicates.firstInfo(dropped)), null));
+             NormSession tx = NormSession.open(node(group, 30, 0).build(), null, seed + 1)) {
+            assertThatThrownBy(() -> tx.openStream(1 << 20, new byte[1025])).as("longer than a segment")
+                    .isInstanceOf(IllegalArgumentException.class);
+            try (NormStream stream = tx.openStream(1 << 20, "quotes.csv".getBytes(StandardCharsets.UTF_8))) {
+                work.writeTo(stream);
+            }
+            assertThat(received.awaitClosed(30, TimeUnit.SECONDS)).as("%s; sender %s", received, tx.counters())
+                    .isTrue();
+            assertThat(dropped[0]).as("the sender sent a NORM_INFO").isTrue();
+            assertThat(received.infos()).as("asked for again, delivered once: %s", rx.counters())
+                    .containsExactly("quotes.csv");
+            assertThat(tx.counters().get(Counter.INFO_SENT)).as("sent again on request").isGreaterThanOrEqualTo(2);
+            assertThat(received.bytes()).isEqualTo(work.bytes());
         }
     }
 

@@ -106,6 +106,12 @@ public final class NormSendCommand implements Callable<Integer> {
                     + " norm recv --stream --from-message-start).")
     boolean messagePerLine;
 
+    @Option(names = "--info", paramLabel = "TEXT",
+            description = {"--stream: the stream's NORM_INFO (e.g. a name or content type; UTF-8, at most a"
+                    + " segment), sent before its data and again to receivers that missed it (fjm2 norm recv --stream"
+                    + " logs it; NRL receivers report NORM_RX_OBJECT_INFO). Default: none."})
+    String info;
+
     @Option(names = "--linger", paramLabel = "DURATION", defaultValue = "2s",
             description = "--stream: after the end of the stream went out, keep serving repairs this long. Default:"
                     + " ${DEFAULT-VALUE}.")
@@ -124,6 +130,9 @@ public final class NormSendCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("FILE: not with --stream (the stream is read from stdin)");
             }
             return sendStream(rateBps);
+        }
+        if (info != null) {
+            throw new IllegalArgumentException("--info: only with --stream (a file's info is its name)");
         }
         files = expandDirectories(files);
         if (files.isEmpty()) {
@@ -247,7 +256,12 @@ public final class NormSendCommand implements Callable<Integer> {
         long sent = 0;
         try (NormSession norm = NormSession.open(config, null, java.util.concurrent.ThreadLocalRandom.current()
                 .nextLong(), session.transports(true))) {
-            NormStream out = norm.openStream(bufferBytes);
+            byte[] infoBytes = info == null ? null : info.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (infoBytes != null && infoBytes.length > config.segmentSize()) {
+                throw new IllegalArgumentException("--info: " + infoBytes.length + " bytes, more than a segment ("
+                        + config.segmentSize() + " bytes, --segment)");
+            }
+            NormStream out = norm.openStream(bufferBytes, infoBytes);
             out.setAutoFlush(mode);
             if (!quiet) {
                 err.printf("streaming stdin to %s (node %s, stream %d, buffer %d bytes)%n", session.group,

@@ -58,6 +58,25 @@ final class StreamToOutput implements NormListener {
         return streamId == id && senderId == sender.nodeId();
     }
 
+    /** The stream's NORM_INFO (e.g. a name the sender gave it): on the log, escaped, never on the output. */
+    @Override
+    public synchronized void onStreamInfo(RemoteSenderInfo sender, int id, ByteBuf info) {
+        log.printf("stream %d from node %s: info '%s'%n", id, Integer.toUnsignedString(sender.nodeId()),
+                printable(info));
+    }
+
+    /** The info as text, with control characters and invalid UTF-8 shown escaped, at most 256 characters. */
+    private static String printable(ByteBuf info) {
+        String text = info.toString(java.nio.charset.StandardCharsets.UTF_8);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < text.length() && out.length() < 256; i++) {
+            char c = text.charAt(i);
+            out.append(Character.isISOControl(c) || c == '\uFFFD' ? String.format("\\u%04x", (int) c)
+                    : String.valueOf(c));
+        }
+        return out.toString();
+    }
+
     @Override
     public synchronized void onStreamOpened(RemoteSenderInfo sender, int id, long offset) {
         if (streamId >= 0) {

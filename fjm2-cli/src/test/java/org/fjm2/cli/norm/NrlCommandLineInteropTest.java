@@ -119,11 +119,12 @@ class NrlCommandLineInteropTest {
         awaitListening(recvErr);
         try (NrlPeer tx = content.options(NrlPeer.sender(address, group.port()).option("--id", 10)
                 .option("--seed", SEED).option("--rate", 20_000_000L).option("--linger", 2)
-                .option("--timeout", 60)).start()) {
+                .option("--timeout", 60).flag("--info")).start()) {
             assertThat(recv.get(90, TimeUnit.SECONDS)).as("fjm2 norm recv --stream exit code; stderr %s%s", recvErr,
                     tx.describe()).isZero();
         }
         assertThat(data.toByteArray()).as("the NRL stream on stdout").isEqualTo(content.bytes(0, bytes));
+        assertThat(recvErr.toString()).as("the stream's NORM_INFO on the log").contains("info 'stream-" + SEED + "'");
     }
 
     @Test
@@ -141,12 +142,15 @@ class NrlCommandLineInteropTest {
             send.in = new java.io.ByteArrayInputStream(content.bytes(0, bytes));
             send.err = new PrintStream(sendErr, true);
             int exit = new CommandLine(send).execute("--group", group.group().getHostAddress() + ":" + group.port(),
-                    "--interface", "lo", "--stream", "--rate", "20m", "--linger", "1", "--timeout", "60");
+                    "--interface", "lo", "--stream", "--rate", "20m", "--linger", "1", "--timeout", "60", "--info",
+                    "quotes.csv");
             assertThat(exit).as("fjm2 norm send --stream exit code; stderr %s%s", sendErr, rx.describe()).isZero();
             NrlPeer.Event end = rx.awaitEvent("STREAM_END", Duration.ofSeconds(30));
             assertThat(end.get("verify")).as(end.line()).isEqualTo("ok");
             assertThat(end.getLong("received")).as(end.line()).isEqualTo(bytes);
             assertThat(end.getLong("breaks")).as(end.line()).isZero();
+            assertThat(rx.history("STREAM_INFO")).as("the stream's NORM_INFO at NRL").extracting(e -> e.get("info"))
+                    .containsExactly("quotes.csv");
         }
     }
 

@@ -60,6 +60,15 @@ public interface NormListener {
     }
 
     /**
+     * A remote sender's stream carries a NORM_INFO (NRL's NormStreamOpen with info): delivered once per stream, as
+     * soon as it arrives, possibly before {@link #onStreamOpened} (NRL sends it ahead of the data); a receiver that
+     * sees the stream's data flagged as having info and no NORM_INFO asks the sender for it. {@code info} is valid
+     * only during the call.
+     */
+    default void onStreamInfo(RemoteSenderInfo sender, int streamId, ByteBuf info) {
+    }
+
+    /**
      * {@code bytes} bytes of a stream, from {@code offset}, will never be delivered: the sender no longer holds them
      * (it moved on past its stream buffer, or squelched them), or this receiver fell more than its stream buffer
      * behind. Delivery goes on after them.

@@ -204,6 +204,17 @@ final class NackBuilder {
         return !cycleFull;
     }
 
+    /** An INFO request for a stream's NORM_INFO; false once the cycle's NACKs are full. */
+    boolean appendStreamInfo(int streamId, int k) {
+        nackHasUncovered = true;
+        if (!roomFor(NormWire.FORM_ITEMS, 1) || !writer.open(NormWire.FORM_ITEMS, NormWire.REPAIR_INFO)) {
+            return false;
+        }
+        writer.item(streamId, 0, 0, k);
+        writer.close();
+        return !cycleFull;
+    }
+
     /**
      * BLOCK requests for stream blocks [first, last] (ids modulo {@code mask + 1}; a run across the wrap goes as two
      * ranges); false once the cycle's NACKs are full.

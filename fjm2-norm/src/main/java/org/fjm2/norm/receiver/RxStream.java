@@ -69,10 +69,19 @@ final class RxStream {
     /** Whether parity can rebuild this stream's blocks here. */
     final boolean decodes;
 
+    /** Longest stream NORM_INFO taken (NRL allows up to a segment; more is malformed). */
+    static final int MAX_INFO_BYTES = MAX_SEGMENT_SIZE;
+    /** Repair cycles that ask for a missing NORM_INFO before the stream goes on without it. */
+    static final int MAX_INFO_REQUESTS = 8;
+
     private final RxStreamBlock[] ring;
     private final int ringMask;
     private long heldBytes;
     private boolean closed;
+    /** The sender's data says the stream has a NORM_INFO; whether it arrived; how often it was asked for. */
+    private boolean infoExpected;
+    private boolean infoArrived;
+    private int infoRequests;
 
     private final StreamLoss loss = new StreamLoss(this);
     private final StreamBlockDecoder blockDecoder;
@@ -353,12 +362,43 @@ final class RxStream {
 
     /** Whether anything from the read position up to the sender's position is missing here. */
     boolean hasMissing() {
-        return loss.hasMissing();
+        return loss.hasMissing() || infoMissing();
     }
 
     /** Appends this cycle's repair requests for the stream to the NACK being built; false once the NACK is full. */
     boolean appendRequests(NackBuilder nacks) {
+        if (infoMissing()) {
+            infoRequests++;
+            if (!nacks.appendStreamInfo(streamId, blockSize)) {
+                return false;
+            }
+        }
         return loss.appendRequests(nacks);
+    }
+
+    /**
+     * A data message flagged as having info: true the first time, when the info has not arrived (a repair cycle
+     * should ask for it).
+     */
+    boolean infoAnnounced() {
+        if (infoExpected || infoArrived) {
+            return false;
+        }
+        infoExpected = true;
+        return true;
+    }
+
+    /** The stream's NORM_INFO was delivered. */
+    void infoArrived() {
+        infoArrived = true;
+    }
+
+    boolean hasInfo() {
+        return infoArrived;
+    }
+
+    private boolean infoMissing() {
+        return infoExpected && !infoArrived && infoRequests < MAX_INFO_REQUESTS;
     }
 
     // ---- closing --------------------------------------------------------------------------------------------------

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * (its object id is then passed in the sender's object order, see {@link RxWindow#markStream}); a newer stream id
  * replaces the current stream (reported closed, {@link LossReason#UNSUPPORTED}); messages of an older or finished
  * stream are ignored. Routes the sender's stream messages, FLUSHes and SQUELCHes naming the stream, and the
- * stream's part of the repair cycle. NORM_INFO of a stream is not delivered. Owned by the session's event loop.
+ * stream's part of the repair cycle. A stream's NORM_INFO is delivered once per stream id as it arrives (before the
+ * stream opens, too: NRL sends it ahead of the data); when the stream's data says it has info and none came, the
+ * stream asks for it. Owned by the session's event loop.
  */
 final class RxStreams {
 
@@ -32,6 +34,8 @@ final class RxStreams {
     private RxStream current;
     /** Id of the last stream that ended or was given up (its late messages are ignored), -1 before any. */
     private int lastId = -1;
+    /** Id of the last stream whose NORM_INFO was delivered, -1 before any. */
+    private int infoId = -1;
 
     RxStreams(ProtocolContext ctx, RxWindow window, BlockDecoder decoder, ReceiverScratch scratch) {
         this.ctx = ctx;
@@ -60,6 +64,10 @@ final class RxStreams {
      * sender already sent (the repair cycle should start).
      */
     boolean onMessage(ObjectMessageFlyweight msg) {
+        if (msg.type() == NormWire.TYPE_INFO) {
+            onInfo(msg);
+            return false;
+        }
         if (msg.type() != NormWire.TYPE_DATA) {
             return false;
         }
@@ -93,6 +101,9 @@ final class RxStreams {
             }
             current = stream;
             window.markStream(id);
+            if (infoId == id) {
+                stream.infoArrived();
+            }
         } else if (hasFti && !stream.matches(fti)) {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
             return false;
@@ -101,9 +112,36 @@ final class RxStreams {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
             return false;
         }
+        boolean infoMissed = (msg.flags() & NormWire.FLAG_INFO) != 0 && stream.infoAnnounced();
         boolean gap = stream.onData(msg);
         current();
-        return gap;
+        return gap || infoMissed;
+    }
+
+    /** A stream's NORM_INFO: delivered once per stream id, unless it is of a stream older than the one followed. */
+    private void onInfo(ObjectMessageFlyweight msg) {
+        int id = msg.objectId();
+        RxStream stream = current();
+        boolean older = stream != null ? ((id - stream.streamId) & 0xFFFF) >= 0x8000
+                : lastId >= 0 && ((id - lastId - 1) & 0xFFFF) >= 0x7FFF;
+        if (older || id == infoId || (stream != null && stream.streamId == id && stream.hasInfo())) {
+            ctx.counters().increment(Counter.DUPLICATE_SEGMENTS);
+            return;
+        }
+        int length = msg.payloadLength();
+        if (length > RxStream.MAX_INFO_BYTES) {
+            ctx.counters().increment(Counter.MALFORMED_DROPPED);
+            return;
+        }
+        infoId = id;
+        if (stream != null && stream.streamId == id) {
+            stream.infoArrived();
+        }
+        try {
+            ctx.listener().onStreamInfo(window.sender(), id, msg.buffer().slice(msg.payloadIndex(), length));
+        } catch (RuntimeException e) {
+            LOG.warn("listener failed on the info of stream {} of {}", id, window.sender(), e);
+        }
     }
 
     private void refuse(int id, LossReason reason) {

@@ -179,12 +179,12 @@ public final class NormSender {
      * objects or one stream at a time: nothing may be queued or cached, and objects are refused until the stream is
      * finished.
      */
-    public StreamWriter openStream(long bufferBytes) {
+    public StreamWriter openStream(long bufferBytes, byte[] info) {
         if (queues.size() > 0 || window.count() > 0) {
             throw new IllegalStateException("objects are queued or cached (" + queues.size() + " queued, "
                     + window.count() + " cached): a stream opens once they are gone");
         }
-        return streams.open(window.reserveId(), bufferBytes);
+        return streams.open(window.reserveId(), bufferBytes, info);
     }
 
     /** Objects enqueued whose transmission has not started yet. */

@@ -29,6 +29,8 @@ final class StreamPackets {
     private final CommandFlyweight command = new CommandFlyweight();
     /** Stream bytes (payload_len) the last source symbol sent carried. */
     private int lastDataLength;
+    /** The stream has a NORM_INFO: its NORM_DATA say so (NORM_FLAG_INFO), so receivers that missed it ask. */
+    private boolean hasInfo;
 
     StreamPackets(ProtocolContext ctx, int instanceId, GrttEstimator grtt, AdvertisedBackoff backoff) {
         this.ctx = ctx;
@@ -45,7 +47,7 @@ final class StreamPackets {
         ByteBuf content = source ? ring.segment(slot, symbol) : ring.parity(slot, symbol - ring.blockSize);
         ByteBuf packet = ctx.output().allocate(SenderPackets.HEADER_ROOM + content.readableBytes());
         message.wrap(packet, packet.writerIndex(), packet.capacity());
-        int flags = NormWire.FLAG_STREAM | (repair ? NormWire.FLAG_REPAIR : 0);
+        int flags = NormWire.FLAG_STREAM | (repair ? NormWire.FLAG_REPAIR : 0) | (hasInfo ? NormWire.FLAG_INFO : 0);
         message.writeObjectHeader(NormWire.TYPE_DATA, ctx.nextSequence(), ctx.nodeId(), instanceId, grtt.quantized(),
                 backoff.factor(), groupSizeQuantized, flags, SenderPackets.FEC_ID, streamId);
         message.writePayloadId(SenderPackets.FEC_M, ring.blockOf(slot), symbol, ring.blockSize);
@@ -66,6 +68,33 @@ final class StreamPackets {
                 ctx.counters().increment(Counter.REPAIRS_SENT);
             }
         }
+        return total;
+    }
+
+    /** Whether the stream being sent has a NORM_INFO. */
+    void streamHasInfo(boolean has) {
+        hasInfo = has;
+    }
+
+    /**
+     * The stream's NORM_INFO (with the stream's FTI, NORM_FLAG_STREAM and NORM_FLAG_INFO, as NRL sends it); returns
+     * the datagram length.
+     */
+    int sendInfo(int streamId, TxStreamRing ring, ByteBuf info, boolean repair) {
+        ByteBuf packet = ctx.output().allocate(SenderPackets.HEADER_ROOM + info.readableBytes());
+        message.wrap(packet, packet.writerIndex(), packet.capacity());
+        int flags = NormWire.FLAG_STREAM | NormWire.FLAG_INFO | (repair ? NormWire.FLAG_REPAIR : 0);
+        message.writeObjectHeader(NormWire.TYPE_INFO, ctx.nextSequence(), ctx.nodeId(), instanceId, grtt.quantized(),
+                backoff.factor(), groupSizeQuantized, flags, SenderPackets.FEC_ID, streamId);
+        int header = ObjectMessageFlyweight.INFO_HEADER_LENGTH;
+        header += HeaderExtensions.writeFti(packet, packet.writerIndex() + header, SenderPackets.FEC_ID,
+                SenderPackets.FEC_M, ring.announcedBytes(), ring.segmentSize, ring.blockSize, ring.parity);
+        message.headerLength(header);
+        packet.setBytes(packet.writerIndex() + header, info, info.readerIndex(), info.readableBytes());
+        packet.writerIndex(packet.writerIndex() + header + info.readableBytes());
+        int total = packet.readableBytes();
+        ctx.output().sendToGroup(packet);
+        ctx.counters().increment(Counter.INFO_SENT);
         return total;
     }
 

@@ -11,7 +11,8 @@ import org.fjm2.norm.protocol.GrttTimer;
  * The repair cycle of a sending stream (RFC 5740 section 5.3, as {@link RepairScheduler} runs it for objects): the
  * requests of NACKs naming the stream are marked on its blocks for (B+1)*GRTT of aggregation, then become pending,
  * and new cycles are held off for one GRTT. SEGMENT requests name source segments, or parity ESIs that count
- * erasures (answered with fresh parity, NRL-style); BLOCK requests ask for a whole block. A request for a block the
+ * erasures (answered with fresh parity, NRL-style); BLOCK requests ask for a whole block; an INFO request asks for the
+ * stream's NORM_INFO again (sent once per GRTT at most, {@link StreamSender}). A request for a block the
  * buffer no longer holds, or for an object while the sender holds none, makes a SQUELCH due, naming the stream and
  * its oldest block held (an object squelch would name the next object id, after the stream, and close the stream at
  * its receivers). Work per NACK is capped. Owned by the session's event loop.
@@ -29,6 +30,7 @@ final class StreamRepairs {
     private int streamId = -1;
     private boolean holdoff;
     private boolean squelchDue;
+    private boolean infoRequested;
 
     /**
      * @param noObjects whether the sender holds no object: requests for other object ids are then for objects gone,
@@ -50,6 +52,7 @@ final class StreamRepairs {
         this.ring = ring;
         this.streamId = ring == null ? -1 : streamId;
         this.squelchDue = false;
+        this.infoRequested = false;
         if (ring == null) {
             timer.cancel();
             holdoff = false;
@@ -65,6 +68,13 @@ final class StreamRepairs {
 
     boolean squelchDue() {
         return squelchDue;
+    }
+
+    /** Takes a request for the stream's NORM_INFO: true when a receiver asked for it since the last call. */
+    boolean takeInfoRequest() {
+        boolean requested = infoRequested;
+        infoRequested = false;
+        return requested;
     }
 
     /** A NACK of this sender instance: applies the requests that name the stream. */
@@ -85,6 +95,10 @@ final class StreamRepairs {
                 if (reader.objectId() != streamId) {
                     squelchDue |= noObjects.getAsBoolean();
                     continue;
+                }
+                if ((flags & NormWire.REPAIR_INFO) != 0 && !infoRequested) {
+                    infoRequested = true;
+                    ctx.wakeTransmitter();
                 }
                 long block = reader.blockNumber();
                 if ((flags & NormWire.REPAIR_SEGMENT) != 0) {

@@ -48,6 +48,11 @@ final class StreamSender {
     private boolean endWritten;
     private boolean sentAny;
     private long lastSendNanos;
+    /** The stream's NORM_INFO (null: none), due before its first data and again when a receiver asks for it. */
+    private ByteBuf info;
+    private boolean infoDue;
+    private boolean infoSent;
+    private long infoSentNanos;
 
     /** {@code noObjects}: whether the sender holds no object (see {@link StreamRepairs}). */
     StreamSender(ProtocolContext ctx, int instanceId, GrttEstimator grtt, AdvertisedBackoff backoff,
@@ -69,11 +74,15 @@ final class StreamSender {
      * Opens a stream with transport id {@code id} and a buffer of {@code bufferBytes} (N = bufferBytes / (B * E)
      * blocks, at least 2), replacing a finished one.
      */
-    StreamWriter open(int id, long bufferBytes) {
+    StreamWriter open(int id, long bufferBytes, byte[] streamInfo) {
         if (isOpen()) {
             throw new IllegalStateException("stream " + streamId + " is open: end it first");
         }
         int e = config.segmentSize();
+        if (streamInfo != null && streamInfo.length > e) {
+            throw new IllegalArgumentException("stream info of " + streamInfo.length + " bytes is longer than a "
+                    + "segment (" + e + " bytes)");
+        }
         int b = config.blockSize();
         int p = config.parity();
         long blocks = TxStreamRing.blocksFor(bufferBytes, e, b);
@@ -96,6 +105,10 @@ final class StreamSender {
         flushDue = false;
         flushesSent = 0;
         endWritten = false;
+        info = streamInfo == null ? null : ctx.output().allocateHeap(streamInfo.length).writeBytes(streamInfo);
+        infoDue = info != null;
+        infoSent = false;
+        packets.streamHasInfo(info != null);
         repairs.follow(ring, id);
         writer = new StreamWriter(id, ring, ctx::wakeTransmitter);
         LOG.debug("stream {} opened: {} blocks of {} x {} bytes", id, blocks, b, e);
@@ -150,8 +163,11 @@ final class StreamSender {
         }
         pack(now);
         long budget = TransmitLoop.TRANSMIT_BURST_BYTES;
+        if (info != null && repairs.takeInfoRequest() && now - infoSentNanos >= grtt.advertisedNanos()) {
+            infoDue = true;     // once per GRTT however many receivers ask
+        }
         while (true) {
-            boolean control = repairs.squelchDue() || flushDue;
+            boolean control = repairs.squelchDue() || flushDue || infoDue;
             int slot = control ? -1 : ring.firstPendingSlot();
             if (!control && slot < 0) {
                 break;
@@ -164,7 +180,12 @@ final class StreamSender {
                 return now + delay;
             }
             int bytes;
-            if (repairs.takeSquelch()) {
+            if (infoDue) {
+                infoDue = false;
+                bytes = packets.sendInfo(streamId, ring, info, infoSent);
+                infoSent = true;
+                infoSentNanos = now;
+            } else if (repairs.takeSquelch()) {
                 bytes = packets.sendSquelch(streamId, ring.lowBlock(), ring.blockSize);
             } else if (flushDue) {
                 flushDue = false;
@@ -294,6 +315,12 @@ final class StreamSender {
             ring.release();
         }
         ring = null;
+        if (info != null) {
+            info.release();
+            info = null;
+        }
+        infoDue = false;
+        packets.streamHasInfo(false);
         repairs.follow(null, 0);
         ctx.timers().cancel(flushTimer);
         ctx.timers().cancel(packTimer);

@@ -36,6 +36,8 @@ public final class StreamDatagrams {
     private final ByteBuf current;
     private boolean open;
     private boolean messageStart = true;
+    /** Data messages say the stream has a NORM_INFO (NORM_FLAG_INFO). */
+    private boolean hasInfo;
     private long offset;
     private final FecCodec codec = FecCodec.forFecId(FecCodec.FEC_ID_RS8, 8);
     private final ByteBuf out = Unpooled.buffer(70_000);
@@ -154,17 +156,38 @@ public final class StreamDatagrams {
         out.clear();
         out.writeZero(64);
         message.wrap(out, 0, out.capacity());
-        int flags = NormWire.FLAG_STREAM | (repair ? NormWire.FLAG_REPAIR : 0);
+        int flags = NormWire.FLAG_STREAM | (repair ? NormWire.FLAG_REPAIR : 0) | (hasInfo ? NormWire.FLAG_INFO : 0);
         message.writeObjectHeader(NormWire.TYPE_DATA, 0, source, instance, GRTT_1MS, 4, 0, flags,
                 NormWire.FEC_RS8, streamId);
         message.writePayloadId(8, block, symbol, blockSize);
-        int header = ObjectMessageFlyweight.baseHeaderLength(NormWire.TYPE_DATA, NormWire.FEC_RS8);
+        return withFti(ObjectMessageFlyweight.baseHeaderLength(NormWire.TYPE_DATA, NormWire.FEC_RS8), body);
+    }
+
+    /** Ends the message begun in {@code out}: the stream's FTI after its first {@code header} bytes, then the body. */
+    private byte[] withFti(int header, byte[] body) {
         header += HeaderExtensions.writeFti(out, header, NormWire.FEC_RS8, 8, bufferBytes, segmentSize, blockSize,
                 parity);
         message.headerLength(header);
         out.writerIndex(header);
         out.writeBytes(body);
         return ByteBufUtil.getBytes(out, 0, out.writerIndex());
+    }
+
+    /** From now on the stream's NORM_DATA say it has a NORM_INFO (as NRL's do for a stream opened with info). */
+    public StreamDatagrams announceInfo() {
+        hasInfo = true;
+        return this;
+    }
+
+    /** The stream's NORM_INFO carrying {@code info} (any bytes), with the stream's FTI, as NRL sends it. */
+    public byte[] info(byte[] info, boolean repair) {
+        out.clear();
+        out.writeZero(64);
+        message.wrap(out, 0, out.capacity());
+        int flags = NormWire.FLAG_STREAM | NormWire.FLAG_INFO | (repair ? NormWire.FLAG_REPAIR : 0);
+        message.writeObjectHeader(NormWire.TYPE_INFO, 0, source, instance, GRTT_1MS, 4, 0, flags,
+                NormWire.FEC_RS8, streamId);
+        return withFti(ObjectMessageFlyweight.INFO_HEADER_LENGTH, info);
     }
 
     /** A segment with any header fields (payload_len, payload_msg_start, payload_offset) and data. */

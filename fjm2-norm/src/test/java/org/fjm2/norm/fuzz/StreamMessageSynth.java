@@ -30,7 +30,7 @@ import java.util.List;
 public final class StreamMessageSynth {
 
     /** What one op byte makes. */
-    public enum Kind { WRITE, REPAIR, HAND_MADE, PARITY, FLUSH, SQUELCH, END, RESTART, RAW }
+    public enum Kind { WRITE, REPAIR, HAND_MADE, PARITY, FLUSH, SQUELCH, END, RESTART, RAW, INFO }
 
     /** The two remote senders. */
     public static final int[] SOURCES = {0x0B000001, 0x0B000002};
@@ -127,6 +127,13 @@ public final class StreamMessageSynth {
                 senders[index] = new StreamDatagrams(SOURCES[index], 1, streamId, segmentSize, blockSize, parity,
                         buffer);
             }
+            case INFO -> {
+                if (in.bit()) {
+                    s.announceInfo();
+                } else {
+                    out.add(s.info(in.chunk(), in.bit()));
+                }
+            }
             default -> out.add(s.data(in.u32(), in.u16(), in.chunk(), false));
         }
     }
@@ -178,6 +185,13 @@ public final class StreamMessageSynth {
         op(w, Kind.PARITY, 0).u16(1).u8(1);
         op(w, Kind.PARITY, 0).u16(2).u8(0);
         seeds.add(new Seed("parity_rebuilds_blocks", w.toByteArray()));
+
+        w = new FuzzInputWriter();
+        op(w, Kind.INFO, 0).u8(1);                              // the data says the stream has info
+        write(w, 0, 3, bytes(1500, 11));                        // no NORM_INFO yet: the receiver asks for it
+        op(w, Kind.INFO, 0).u8(0).chunk("prices.csv".getBytes(java.nio.charset.StandardCharsets.UTF_8)).u8(1);
+        op(w, Kind.INFO, 0).u8(0).chunk(bytes(300, 12)).u8(1);  // a second copy: a duplicate
+        seeds.add(new Seed("stream_info_asked_for_then_delivered_once", w.toByteArray()));
 
         w = new FuzzInputWriter();
         write(w, 0, 2 | (0b001000 << 2), bytes(4 * 256 * 8, 5));

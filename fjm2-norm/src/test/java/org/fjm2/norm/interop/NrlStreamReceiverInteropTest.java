@@ -2,9 +2,11 @@ package org.fjm2.norm.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import org.fjm2.norm.LossPredicates;
 import org.fjm2.norm.NormSession;
 import org.fjm2.norm.NormStream;
 import org.fjm2.norm.api.NormConfig;
@@ -62,6 +64,29 @@ class NrlStreamReceiverInteropTest {
             }
             stream.write(content.bytes(start, end));
             stream.markEndOfMessage();
+        }
+    }
+
+    @Test
+    void nrlGetsTheStreamsInfoAndAsksForItWhenItsFirstCopyIsLost() throws Exception {
+        NrlPeer.assumeAvailable();
+        long seed = 2870;
+        NormConfig group = InteropWorkload.freshGroup();
+        StreamContent content = new StreamContent(seed, 1_000, 20_000, STREAM_BYTES);
+        boolean[] dropped = new boolean[1];
+        try (NrlPeer rx = nrlReceiver(group, seed).start()) {
+            rx.awaitEvent("READY", Duration.ofSeconds(10));
+            try (NormSession tx = NormSession.open(sender(group, 0).build(), null, seed,
+                    LossyTransport.around(null, LossInjector.matching(LossPredicates.firstInfo(dropped))))) {
+                try (NormStream stream = tx.openStream(BUFFER, "quotes.csv".getBytes(StandardCharsets.UTF_8))) {
+                    write(stream, content, 0, () -> { });
+                }
+                NrlPeer.Event info = rx.awaitEvent("STREAM_INFO", InteropWorkload.RUN_TIMEOUT);
+                assertThat(dropped[0]).as("the first NORM_INFO was dropped").isTrue();
+                assertThat(info.get("info")).as("%s; sender %s", info.line(), tx.counters()).isEqualTo("quotes.csv");
+                NrlPeer.Event end = rx.awaitEvent("STREAM_END", InteropWorkload.RUN_TIMEOUT);
+                assertThat(end.get("verify")).as("%s; sender %s", end.line(), tx.counters()).isEqualTo("ok");
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import org.fjm2.norm.LossPredicates;
 import org.fjm2.norm.NormSession;
 import org.fjm2.norm.StreamCollector;
 import org.fjm2.norm.api.NormConfig;
@@ -66,6 +67,30 @@ class NrlStreamSenderInteropTest {
                 assertThat(rx.counters().get(Counter.FEC_DECODES)).as("blocks rebuilt from NRL's parity: %s",
                         rx.counters()).isPositive();
             }
+        }
+    }
+
+    @Test
+    void theStreamsInfoArrivesOnceAndIsAskedForWhenLost() throws Exception {
+        NrlPeer.assumeAvailable();
+        long seed = 1870;
+        NormConfig group = InteropWorkload.freshGroup();
+        StreamContent content = new StreamContent(seed, MSG_MIN, MSG_MAX, STREAM_BYTES);
+        StreamCollector received = new StreamCollector();
+        boolean[] firstInfoDropped = new boolean[1];
+        // the first NORM_INFO is lost: the data's info flag must make the receiver ask for it
+        LossInjector loseFirstInfo = LossInjector.matching(LossPredicates.firstInfo(firstInfoDropped));
+        try (NormSession rx = NormSession.open(InteropWorkload.fjm2Node(group, RECEIVER, 0).build(), received, seed,
+                LossyTransport.around(loseFirstInfo.or(LossInjector.random(LOSS, seed)), null))) {
+            try (NrlPeer tx = sender(group, content, seed, 0).flag("--info").start()) {
+                boolean closed = received.awaitClosed(InteropWorkload.RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                assertThat(closed).as("stream end (seed %d): %s; receiver %s%s", seed, received, rx.counters(),
+                        tx.describe()).isTrue();
+            }
+            assertThat(firstInfoDropped[0]).as("NRL sent a NORM_INFO for its stream").isTrue();
+            assertThat(received.infos()).as("the stream's info, once, after its first copy was lost (seed %d): %s",
+                    seed, rx.counters()).containsExactly("stream-" + seed);
+            assertWholeStream(received, content, 0, seed);
         }
     }
 
