@@ -19,6 +19,7 @@ import io.netty.buffer.ByteBuf;
  *                                | max_source_block_length (16) | max_n (16) |
  * EXT_CC_FEEDBACK (HEL = 3):     |HET=3|HEL=3| cc_sequence | cc_flags | cc_rtt | cc_loss | cc_rate | cc_loss_ex |
  * EXT_CC_RATE (fixed):           |HET=128| reserved | send_rate |
+ * EXT_FJM2_START (HEL = 2):      |HET=112|HEL=2| first_object_id (16) | age_ms (32)        |
  * </pre>
  * NRL NORM writes the parity count, not max_n, in the last FTI field (see docs/nrl-interop.md); {@link Fti}
  * keeps the raw value and lets the receiver interpret it.
@@ -30,6 +31,7 @@ public final class HeaderExtensions {
     public static final int CC_FEEDBACK_LENGTH = 12;
     public static final int CC_RATE_LENGTH = 4;
     public static final int FLOW_OFFER_LENGTH = 4;
+    public static final int START_LENGTH = 8;
 
     private HeaderExtensions() {
     }
@@ -166,6 +168,32 @@ public final class HeaderExtensions {
             default:
                 throw new IllegalArgumentException("unsupported fec_id " + fecId);
         }
+    }
+
+    /** Writes EXT_FJM2_START: the sender's first object id and its age in ms (capped); returns its length. */
+    public static int writeStart(ByteBuf buf, int index, int firstObjectId, long ageMillis) {
+        buf.setByte(index, NormWire.EXT_FJM2_START);
+        buf.setByte(index + 1, START_LENGTH / 4);
+        buf.setShort(index + 2, firstObjectId);
+        buf.setInt(index + 4, (int) Math.min(Math.max(ageMillis, 0), 0xFFFF_FFFFL));
+        return START_LENGTH;
+    }
+
+    /**
+     * The EXT_FJM2_START between {@code start} and {@code end}: its index, or -1 when there is none or it does not
+     * have its length.
+     */
+    public static int findStart(ByteBuf buf, int start, int end) {
+        int index = find(buf, start, end, NormWire.EXT_FJM2_START);
+        return index >= 0 && extensionLength(buf, index, end) == START_LENGTH ? index : -1;
+    }
+
+    public static int startFirstObjectId(ByteBuf buf, int index) {
+        return buf.getUnsignedShort(index + 2);
+    }
+
+    public static long startAgeMillis(ByteBuf buf, int index) {
+        return buf.getUnsignedInt(index + 4);
     }
 
     /** Writes EXT_FJM2_FLOW (one word, no content yet); returns its length. */

@@ -89,6 +89,12 @@ public final class NormWire {
      * (NORM_ACK {@link #ACK_FJM2_FLOW}); other NORM implementations skip it like any unknown extension.
      */
     public static final int EXT_FJM2_FLOW = 0xF0;
+    /**
+     * FJM2's start announcement, on a sender's NORM_DATA in its first seconds: its first object id and how long ago
+     * it sent it, so that a receiver that was there before the sender started but missed its first objects syncs to
+     * the first one instead of the first one it heard. Other NORM implementations skip it like any unknown extension.
+     */
+    public static final int EXT_FJM2_START = 112;
 
     /** FEC encoding ids: Reed-Solomon GF(2^m) (RFC 5510), RS8 (RFC 5510), small block systematic (RFC 5445). */
     public static final int FEC_RS = 2;

@@ -49,6 +49,8 @@ public final class SessionEngine implements ProtocolContext, AutoCloseable {
     private static final BooleanSupplier NEVER = () -> false;
     private volatile BooleanSupplier acknowledgementHold = NEVER;
     private final NormConfig config;
+    /** When the session opened: see {@link ProtocolContext#openedNanos}. */
+    private final long openedNanos = System.nanoTime();
     private final NormListener listener;
     private final DatagramTransport transport;
     private final EventLoop loop;
@@ -238,6 +240,11 @@ public final class SessionEngine implements ProtocolContext, AutoCloseable {
     @Override
     public long nanoTime() {
         return now;
+    }
+
+    @Override
+    public long openedNanos() {
+        return openedNanos;
     }
 
     @Override

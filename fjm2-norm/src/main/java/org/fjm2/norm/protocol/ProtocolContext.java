@@ -21,6 +21,14 @@ public interface ProtocolContext {
     long nanoTime();
 
     /**
+     * When the session opened ({@link System#nanoTime()}): a sender that started later had this node as a receiver
+     * from its start (see the receiver's SenderStart). By default long before any sender.
+     */
+    default long openedNanos() {
+        return Long.MIN_VALUE / 2;
+    }
+
+    /**
      * A monotonic microsecond clock for NORM_CMD(CC) send times and grtt_response echoes (never zero, so that a
      * zero grtt_response keeps meaning "none").
      */

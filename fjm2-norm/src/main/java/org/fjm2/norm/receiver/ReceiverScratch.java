@@ -1,5 +1,6 @@
 package org.fjm2.norm.receiver;
 
+import org.fjm2.norm.api.LossReason;
 import org.fjm2.norm.codec.Fti;
 import org.fjm2.norm.codec.RepairRequestReader;
 import org.fjm2.norm.codec.RepairRequestWriter;
@@ -12,6 +13,8 @@ import org.fjm2.norm.codec.RepairRequestWriter;
 final class ReceiverScratch {
 
     final Fti fti = new Fti();
+    /** Why a stream was refused ({@link RxStream#open}'s second result). */
+    final LossReason[] refusal = new LossReason[1];
     final RepairRequestReader reader = new RepairRequestReader();
     final RepairRequestWriter writer = new RepairRequestWriter();
     final DecodeSources sources = new DecodeSources();

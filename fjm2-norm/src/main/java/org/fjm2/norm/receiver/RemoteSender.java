@@ -218,7 +218,14 @@ public final class RemoteSender implements RemoteSenderInfo {
                 ctx.counters().increment(Counter.DUPLICATE_SEGMENTS);
                 return;
             }
-            window.syncTo(objectId);
+            int start = SenderStart.syncPoint(msg, objectId, ctx.openedNanos(), ctx.nanoTime(),
+                    config.rxWindowObjects());
+            window.syncTo(start);
+            if (start != objectId) {
+                LOG.debug("{}: was here when it started, missed its objects {}..{}: asks for them", this, start,
+                        (objectId - 1) & 0xFFFF);
+                startRepairCycle();
+            }
         }
         int age = (objectId - window.nextReleaseId()) & 0xFFFF;
         if (age >= 0x8000) {

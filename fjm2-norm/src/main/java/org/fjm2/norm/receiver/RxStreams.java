@@ -30,7 +30,7 @@ final class RxStreams {
     private final RxWindow window;
     private final BlockDecoder decoder;
     private final Fti fti;
-    private final LossReason[] refusal = new LossReason[1];
+    private final LossReason[] refusal;
     private RxStream current;
     /** Id of the last stream that ended or was given up (its late messages are ignored), -1 before any. */
     private int lastId = -1;
@@ -42,6 +42,7 @@ final class RxStreams {
         this.window = window;
         this.decoder = decoder;
         this.fti = scratch.fti;
+        this.refusal = scratch.refusal;
     }
 
     /** The stream followed now, or null. */

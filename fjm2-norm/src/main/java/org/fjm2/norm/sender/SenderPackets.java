@@ -49,6 +49,17 @@ final class SenderPackets {
         this.groupSizeQuantized = Quantizer.quantizeGroupSize(config.groupSize());
     }
 
+    /**
+     * How long after its first NORM_DATA a sender announces its start (EXT_FJM2_START): the discovery period, during
+     * which it keeps its first objects for receivers it has not heard yet ({@link CacheEviction#DISCOVERY_NANOS}).
+     */
+    static final long START_ANNOUNCE_NANOS = CacheEviction.DISCOVERY_NANOS;
+
+    /** The first object this sender sent, and when; -1 before it sent any. */
+    private int firstObjectId = -1;
+    private long firstSentNanos;
+    private boolean announcingStart = true;
+
     /** Sends one source or parity symbol of a block; returns the datagram length. */
     int sendData(TxObject object, int block, int symbol, boolean repair) {
         int k = object.partition.blockLength(block);
@@ -64,6 +75,7 @@ final class SenderPackets {
         dataMessage.writePayloadId(FEC_M, block, symbol, k);
         int header = ObjectMessageFlyweight.baseHeaderLength(NormWire.TYPE_DATA, FEC_ID);
         header += writeFti(packet, packet.writerIndex() + header, object);
+        header += writeStart(packet, packet.writerIndex() + header, object);
         dataMessage.headerLength(header);
         int payloadIndex = packet.writerIndex() + header;
         int length;
@@ -93,6 +105,22 @@ final class SenderPackets {
         int total = packet.readableBytes();
         ctx.output().sendToGroup(packet);
         return total;
+    }
+
+    /** EXT_FJM2_START while this sender announces its start; returns its length (0 once it no longer does). */
+    private int writeStart(ByteBuf packet, int index, TxObject object) {
+        if (!announcingStart) {
+            return 0;
+        }
+        long now = ctx.nanoTime();
+        if (firstObjectId < 0) {
+            firstObjectId = object.objectId;
+            firstSentNanos = now;
+        } else if (now - firstSentNanos > START_ANNOUNCE_NANOS) {
+            announcingStart = false;
+            return 0;
+        }
+        return HeaderExtensions.writeStart(packet, index, firstObjectId, (now - firstSentNanos) / 1_000_000);
     }
 
     private int writeFti(ByteBuf packet, int index, TxObject object) {
