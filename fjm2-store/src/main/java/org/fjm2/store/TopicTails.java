@@ -63,14 +63,16 @@ final class TopicTails {
     }
 
     /**
-     * Per producer stream, the last number of the messages held of the topic: where a subscription made now starts
-     * (what a peer's catch-up brings of those streams up to there was published before it). Scans everything held:
-     * for a subscription's creation, which is rare.
+     * Per producer stream, the last number of the topic's newest messages held (at most {@link #MESSAGES_PER_TOPIC}):
+     * where a subscription made now starts (what a peer's catch-up brings of those streams up to there was published
+     * before it). Bounded work per subscribe record, whoever sends them; a stream whose last message of the topic is
+     * older than those gets no mark.
      */
     Map<PositionKey, Long> lastSequences(String topic) {
         Map<PositionKey, Long> out = new HashMap<>();
-        for (StoredMessage m : all) {
-            if (m.topic().equals(topic)) {
+        ArrayDeque<StoredMessage> tail = byTopic.get(topic);
+        if (tail != null) {
+            for (StoredMessage m : tail) {
                 out.merge(PositionKey.of(m), m.sequence(), Math::max);
             }
         }
