@@ -322,7 +322,7 @@ class DurableSubscriptionTest {
             }
             awaitStored(store, total);
             // what arrives well after the crash was handed to nobody: not flagged
-            Thread.sleep(JournalWriter.CRASH_HANDED_MARGIN_MILLIS + 500);
+            Thread.sleep(DurableRecords.CRASH_HANDED_MARGIN_MILLIS + 500);
             for (int i = total + 1; i <= total + LATE; i++) {
                 LateJoinTest.send(ps, p, i);
             }
