@@ -284,6 +284,28 @@ class DurableSubscriptionTest {
      * acknowledged within the last flush period before the kill comes again: at least once across a crash) to the end,
      * every message it had been handed before flagged redelivered, none that arrived well after the kill.
      */
+    /**
+     * Starts a thread that publishes messages 1..{@code total}, pausing 1 ms after every {@code pauseEvery}-th; what
+     * fails it goes to {@code failed}.
+     */
+    private static Thread publishPaced(Session ps, MessageProducer p, int total, int pauseEvery,
+                                       AtomicReference<Exception> failed) {
+        Thread sender = new Thread(() -> {
+            try {
+                for (int i = 1; i <= total; i++) {
+                    LateJoinTest.send(ps, p, i);
+                    if (i % pauseEvery == 0) {
+                        Thread.sleep(1);
+                    }
+                }
+            } catch (Exception e) {
+                failed.set(e);
+            }
+        }, "publisher");
+        sender.start();
+        return sender;
+    }
+
     @Test
     void aKilledSubscriberReturnsWithoutLossFromAtMostItsLastMessage() throws Exception {
         String group = TestGroups.url("");
@@ -300,19 +322,8 @@ class DurableSubscriptionTest {
                     "crash")) {
                 assertThat(subscriber.awaitLine("READY", 30)).as(subscriber.output()).isEqualTo("READY");
                 AtomicReference<Exception> failed = new AtomicReference<>();
-                Thread sender = new Thread(() -> {
-                    try {
-                        for (int i = 1; i <= total; i++) {
-                            LateJoinTest.send(ps, p, i);
-                            if (i % 10 == 0) {
-                                Thread.sleep(1); // about 5,000 a second: the kill falls mid-stream
-                            }
-                        }
-                    } catch (Exception e) {
-                        failed.set(e);
-                    }
-                }, "publisher");
-                sender.start();
+                // about 5,000 a second: the kill falls mid-stream
+                Thread sender = publishPaced(ps, p, total, 10, failed);
                 assertThat(subscriber.awaitLine("GOT " + killAt + ";", 30)).isEqualTo("GOT " + killAt + ";");
                 assertThat(subscriber.kill(10)).as("subscriber killed").isTrue();
                 sender.join(60_000);
@@ -379,19 +390,8 @@ class DurableSubscriptionTest {
             Session ps = publisher.createSession();
             MessageProducer p = ps.createProducer(ps.createTopic("crash"));
             AtomicReference<Exception> failed = new AtomicReference<>();
-            Thread sender = new Thread(() -> {
-                try {
-                    for (int i = 1; i <= total; i++) {
-                        LateJoinTest.send(ps, p, i);
-                        if (i % 2 == 0) {
-                            Thread.sleep(1); // about 1,000 a second: the lives fall mid-stream
-                        }
-                    }
-                } catch (Exception e) {
-                    failed.set(e);
-                }
-            }, "publisher");
-            sender.start();
+            // about 1,000 a second: the lives fall mid-stream
+            Thread sender = publishPaced(ps, p, total, 2, failed);
             int lastGot = 0;
             for (int life = 0; life < lives && lastGot < total; life++) {
                 int killAt = Math.min(total, lastGot + 50 + random.nextInt(400));

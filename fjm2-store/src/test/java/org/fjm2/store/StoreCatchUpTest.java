@@ -41,8 +41,7 @@ class StoreCatchUpTest {
     void aStoreThatWasDownTakesWhatItMissedFromItsPeerAndHoldsEveryMessageOnceInOrder() throws Exception {
         String group = TestGroups.url("");
         StoreSettings bSettings = StoreSettings.of(group, dir.resolve("b")).withTopics(TopicPattern.parse("orders"));
-        try (Fjm2Store a = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));
-             // orders on disk at both stores before a send returns while both are up; prices at a (b keeps none)
+        try (Fjm2Store a = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a"))); // orders on disk at both stores before a send returns while both are up; prices at a (b keeps none)
              Connection bothStores = new Fjm2ConnectionFactory(TestGroups.sameGroup(group, "storeQuorum=2"))
                      .createConnection();
              Connection oneStore = new Fjm2ConnectionFactory(TestGroups.sameGroup(group, "storeQuorum=1"))
@@ -56,10 +55,10 @@ class StoreCatchUpTest {
                 send(ordersAtBoth, prices, both, 1, BATCH);
                 assertThat(b.counters().messagesCaughtUp.sum()).isZero();
             }
-            send(ordersAtOne, prices, one, 1, BATCH);                 // b is down: a alone keeps these
+            send(ordersAtOne, prices, one, 1, BATCH); // b is down: a alone keeps these
             try (Fjm2Store b = Fjm2Store.start(bSettings)) {
                 assertThat(b.counters().messagesCaughtUp.sum()).as("the orders b missed").isEqualTo(BATCH);
-                send(ordersAtBoth, prices, both, BATCH + 1, BATCH);  // b acknowledges again: quorums of two
+                send(ordersAtBoth, prices, both, BATCH + 1, BATCH); // b acknowledges again: quorums of two
             }
         }
         List<StoredMessage> b = Fjm2Store.readJournal(dir.resolve("b"));
@@ -79,16 +78,10 @@ class StoreCatchUpTest {
     void aDurableSubscribersAcknowledgementsMadeWhileAStoreWasDownReachItThroughTheCatchUp() throws Exception {
         String group = TestGroups.url("");
         try (StoreAndPublisher g = new StoreAndPublisher(group, dir.resolve("a"), 2)) {
-            Fjm2Store a = g.store;
-            Session ps = g.session;
-            MessageProducer orders = g.orders;
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
-                try (Connection subscriber = durableSubscriber(group)) {
-                    audit(subscriber).close(); // both stores keep it
-                }
-                sendOrders(orders, ps);    // on both disks: a quorum of two
-            }
-            // b is down: the subscriber takes 60 and leaves; only a hears its position
+                makeAudit(group); // both stores keep it
+                g.send(1, BATCH); // on both disks: a quorum of two
+            } // b is down: the subscriber takes 60 and leaves; only a hears its position
             try (Connection subscriber = durableSubscriber(group)) {
                 MessageConsumer audit = audit(subscriber);
                 for (int i = 1; i <= 60; i++) {
@@ -96,7 +89,7 @@ class StoreCatchUpTest {
                 }
             }
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
-                a.close(); // the subscriber's return can only be answered by b now
+                g.store.close(); // the subscriber's return can only be answered by b now
                 try (Connection subscriber = durableSubscriber(group)) {
                     assertThat(drain(audit(subscriber))).as("from b, which was down while the subscriber "
                             + "acknowledged 60").containsExactlyElementsOf(orders(61, BATCH));
@@ -109,19 +102,14 @@ class StoreCatchUpTest {
     void aSubscriptionMadeWhileAStoreWasDownIsMadeThereByTheCatchUpFromWhereItStarted() throws Exception {
         String group = TestGroups.url("");
         try (StoreAndPublisher g = new StoreAndPublisher(group, dir.resolve("a"), 1)) {
-            Fjm2Store a = g.store;
-            Session ps = g.session;
-            MessageProducer orders = g.orders;
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
-                sendOrders(orders, ps, 1, 50);               // b journals these before it goes down
+                g.send(1, 50); // b journals these before it goes down
             }
-            sendOrders(orders, ps, 51, 100);                 // b is down: before the subscription, not for it
-            try (Connection subscriber = durableSubscriber(group)) {
-                audit(subscriber).close();                   // made at a alone
-            }
-            sendOrders(orders, ps, 101, 200);                // for the subscription, away
+            g.send(51, 100); // b is down: before the subscription, not for it
+            makeAudit(group); // made at a alone
+            g.send(101, 200); // for the subscription, away
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
-                a.close(); // the subscriber's return can only be answered by b now
+                g.store.close(); // the subscriber's return can only be answered by b now
                 try (Connection subscriber = durableSubscriber(group)) {
                     assertThat(drain(audit(subscriber))).as("from b, which was down when the subscription was made")
                             .containsExactlyElementsOf(orders(101, 200));
@@ -134,23 +122,18 @@ class StoreCatchUpTest {
     void anUnsubscribeMadeWhileAStoreWasDownRemovesTheSubscriptionThereToo() throws Exception {
         String group = TestGroups.url("");
         try (StoreAndPublisher g = new StoreAndPublisher(group, dir.resolve("a"), 1)) {
-            Fjm2Store a = g.store;
-            Session ps = g.session;
-            MessageProducer orders = g.orders;
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
-                try (Connection subscriber = durableSubscriber(group)) {
-                    audit(subscriber).close();               // both stores keep it
-                }
+                makeAudit(group); // both stores keep it
             }
-            sendOrders(orders, ps, 1, BATCH);                // pending for it at a and, after the catch-up, at b
+            g.send(1, BATCH); // pending for it at a and, after the catch-up, at b
             try (Connection subscriber = durableSubscriber(group)) {
-                subscriber.createSession().unsubscribe("audit");   // b is down: only a hears it
+                subscriber.createSession().unsubscribe("audit"); // b is down: only a hears it
             }
             try (Fjm2Store b = Fjm2Store.start(StoreSettings.of(group, dir.resolve("b")))) {
-                a.close();
+                g.store.close();
                 try (Connection subscriber = durableSubscriber(group)) {
-                    MessageConsumer audit = audit(subscriber);   // a new subscription: nothing of before
-                    sendOrders(orders, ps, BATCH + 1, BATCH + 10);
+                    MessageConsumer audit = audit(subscriber); // a new subscription: nothing of before
+                    g.send(BATCH + 1, BATCH + 10);
                     assertThat(drain(audit)).as("the new subscription at b, which was down at the unsubscribe")
                             .containsExactlyElementsOf(orders(BATCH + 1, BATCH + 10));
                 }
@@ -171,6 +154,11 @@ class StoreCatchUpTest {
                     .createConnection();
             session = publisher.createSession();
             orders = session.createProducer(session.createTopic("orders"));
+        }
+
+        /** Orders {@code from}..{@code to}. */
+        void send(int from, int to) throws JMSException {
+            sendOrders(orders, session, from, to);
         }
 
         @Override
@@ -207,6 +195,13 @@ class StoreCatchUpTest {
         Connection c = new Fjm2ConnectionFactory(group).createConnection();
         c.setClientID("billing");
         return c;
+    }
+
+    /** Makes the durable subscription billing/audit at the stores up now, and closes its consumer. */
+    private static void makeAudit(String group) throws JMSException {
+        try (Connection subscriber = durableSubscriber(group)) {
+            audit(subscriber).close();
+        }
     }
 
     /** The durable subscription billing/audit on orders, its connection started. */
