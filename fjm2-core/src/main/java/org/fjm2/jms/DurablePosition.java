@@ -34,7 +34,7 @@ final class DurablePosition {
     private final Map<Stream, Long> handedChanged = new LinkedHashMap<>();
 
     /** Per stream a number, at most {@link #MAX_STREAMS}, the least recently moved going first. */
-    private static Map<Stream, Long> streamMarks() {
+    static Map<Stream, Long> streamMarks() {
         return new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Stream, Long> eldest) {
@@ -50,11 +50,14 @@ final class DurablePosition {
 
     /** Moves the message's stream in {@code marks} to its number (never backwards), noting it in {@code moved}. */
     private static void advance(Map<Stream, Long> marks, Map<Stream, Long> moved, Fjm2Message m) {
-        Stream stream = Stream.of(m);
+        advance(marks, moved, Stream.of(m), m.originSequence());
+    }
+
+    private static void advance(Map<Stream, Long> marks, Map<Stream, Long> moved, Stream stream, long sequence) {
         Long before = marks.get(stream);
-        if (before == null || before < m.originSequence()) {
-            marks.put(stream, m.originSequence());
-            moved.put(stream, m.originSequence());
+        if (before == null || before < sequence) {
+            marks.put(stream, sequence);
+            moved.put(stream, sequence);
         }
     }
 
@@ -78,6 +81,11 @@ final class DurablePosition {
     /** The message is acknowledged: its stream's position moves to it (never backwards). */
     synchronized void acknowledged(Fjm2Message m) {
         advance(last, changed, m);
+    }
+
+    /** Moves a stream's position to {@code sequence} (never backwards), as a change to send. */
+    synchronized void moveForward(Stream stream, long sequence) {
+        advance(last, changed, stream, sequence);
     }
 
     /**

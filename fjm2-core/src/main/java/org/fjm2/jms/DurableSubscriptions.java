@@ -52,6 +52,16 @@ final class DurableSubscriptions {
     /** How to run a store, for the error without one. */
     static final String HOW_TO_RUN_A_STORE = "run one on the group (bin/fjm2 store --url URL --data DIR)";
 
+    /**
+     * A subscriber as the stores see it: a durable consumer, or the members here of a shared durable subscription
+     * ({@link SharedGroup}). {@code clientId}: what its records name ("" none: a shared durable subscription may
+     * have no client id); {@code join}: its return, the store's answer then live messages; {@code position}: what
+     * the position records say; {@code shared}: the members here of a shared one.
+     */
+    record Subscriber(String clientId, String name, Fjm2Topic topic, LateJoin join, DurablePosition position,
+                      boolean shared) {
+    }
+
     private final Supplier<String> clientId;
     private final int nodeId;
     private final ProducerState records;
@@ -60,8 +70,8 @@ final class DurableSubscriptions {
     private final ScheduledExecutorService timer;
     /** Names with a consumer of this connection (being created or active): one consumer per subscription. */
     private final Set<String> claimed = ConcurrentHashMap.newKeySet();
-    /** The active consumer of each subscription name of this connection (whose positions the timer sends). */
-    private final Map<String, Fjm2MessageConsumer> active = new ConcurrentHashMap<>();
+    /** The active subscriber of each subscription name of this connection (whose positions the timer sends). */
+    private final Map<String, Subscriber> active = new ConcurrentHashMap<>();
     /** Requests (unsubscribe, a closing subscriber's position) waiting for a store's answer, by request id. */
     private final Map<Long, CompletableFuture<Integer>> confirmations = new ConcurrentHashMap<>();
     /** Random start: an answer to an earlier connection with the same node id does not match ours. */
@@ -86,10 +96,24 @@ final class DurableSubscriptions {
         this.timer = timer;
     }
 
-    /** The switch of a new durable consumer: every message of the store's answer, then live ones. */
-    LateJoin newJoin(Fjm2MessageConsumer consumer, String name) {
-        return new LateJoin(consumer, nextRequestId.incrementAndGet(), Integer.MAX_VALUE,
+    /** The switch of a new durable subscriber: every message of the store's answer, then live ones. */
+    LateJoin newJoin(LateJoin.Target subscriber, String name) {
+        return new LateJoin(subscriber, nextRequestId.incrementAndGet(), Integer.MAX_VALUE,
                 "durable subscription '" + name + "'");
+    }
+
+    /**
+     * The client id of a shared durable subscription's records: the connection's, or none ("", the specification
+     * lets a shared durable subscription be named without a client id).
+     */
+    String sharedClientId() {
+        String id = clientId.get();
+        return id == null ? "" : id;
+    }
+
+    /** A durable consumer's client id (set: {@link #requireClientId} was asked first). */
+    String clientId() {
+        return clientId.get();
     }
 
     /** The client id a durable subscription needs: IllegalStateException without one (the specification's rule). */
@@ -112,11 +136,15 @@ final class DurableSubscriptions {
         }
     }
 
-    /** Claims the name for a new consumer: IllegalStateException while another consumer of it is active. */
+    /**
+     * Claims the name for a new durable consumer (or the first member here of a shared durable subscription):
+     * IllegalStateException while another consumer of it is active.
+     */
     void claim(String name) throws IllegalStateException {
         if (!claimed.add(name)) {
             throw new IllegalStateException("durable subscription '" + name + "' of client id '" + clientId.get()
-                    + "' has an active consumer already; close it first");
+                    + "' has an active consumer already (unshared, or shared with another topic or selector); "
+                    + "close it first");
         }
     }
 
@@ -125,13 +153,11 @@ final class DurableSubscriptions {
         claimed.remove(name);
     }
 
-    /** A consumer whose creation failed: the name is free again. */
-    void release(Fjm2MessageConsumer consumer) {
-        active.remove(consumer.durableName(), consumer);
-        if (consumer.lateJoin() != null) {
-            answers.finished(consumer.lateJoin());
-        }
-        claimed.remove(consumer.durableName());
+    /** A subscriber whose creation failed: the name is free again. */
+    void release(Subscriber subscriber) {
+        active.remove(subscriber.name(), subscriber);
+        answers.finished(subscriber.join());
+        claimed.remove(subscriber.name());
     }
 
     /**
@@ -140,10 +166,10 @@ final class DurableSubscriptions {
      *
      * @throws JMSException when no store answered within {@link #STORE_ANSWER_TIMEOUT_MILLIS}
      */
-    void subscribe(Fjm2MessageConsumer consumer, String selector, boolean noLocal) throws JMSException {
-        String name = consumer.durableName();
-        active.put(name, consumer);
-        LateJoin join = consumer.lateJoin();
+    void subscribe(Subscriber subscriber, String selector, boolean noLocal) throws JMSException {
+        String name = subscriber.name();
+        active.put(name, subscriber);
+        LateJoin join = subscriber.join();
         answers.track(join);
         try {
             timer.schedule(() -> {
@@ -155,11 +181,12 @@ final class DurableSubscriptions {
         }
         ByteBuf record = Unpooled.buffer();
         try {
-            DurableSubscriptionFlyweight.writeSubscribe(record, records.id, join.requestId(), clientId.get(), name,
-                    consumer.topic().name(), selector, noLocal);
+            DurableSubscriptionFlyweight.writeSubscribe(record, records.id, join.requestId(), subscriber.clientId(), name,
+                    subscriber.topic().name(), selector, noLocal);
             send(record);
             if (!join.awaitFirstAnswer(STORE_ANSWER_TIMEOUT_MILLIS)) {
-                throw noStore("createDurableConsumer of subscription '" + name + "'");
+                throw noStore((subscriber.shared() ? "createSharedDurableConsumer" : "createDurableConsumer")
+                        + " of subscription '" + name + "'");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -170,9 +197,12 @@ final class DurableSubscriptions {
         startFlusher();
     }
 
-    /** Removes the subscription at the stores; IllegalStateException while a consumer of it is active here. */
+    /**
+     * Removes the subscription at the stores; IllegalStateException while a consumer of it is active here. Without a
+     * client id it names a shared durable subscription made without one.
+     */
     void unsubscribe(String name) throws JMSException {
-        String id = requireClientId("unsubscribe");
+        String id = sharedClientId();
         checkName(name);
         if (claimed.contains(name)) {
             throw new IllegalStateException("unsubscribe('" + name + "'): the durable subscription has an active "
@@ -193,17 +223,17 @@ final class DurableSubscriptions {
     }
 
     /**
-     * A durable consumer closed: what it acknowledged goes to the stores, and its close waits (at most
+     * A durable subscriber closed: what it acknowledged goes to the stores, and its close waits (at most
      * {@link #STORE_ANSWER_TIMEOUT_MILLIS}) until a store took it, so that its return, from any connection, starts
      * after it. Then the name is free.
      */
-    void closed(Fjm2MessageConsumer consumer) {
-        String name = consumer.durableName();
-        if (!active.remove(name, consumer)) {
+    void closed(Subscriber subscriber) {
+        String name = subscriber.name();
+        if (!active.remove(name, subscriber)) {
             return;
         }
         try {
-            flushClosing(consumer);
+            flushClosing(subscriber);
         } finally {
             claimed.remove(name);
         }
@@ -213,24 +243,22 @@ final class DurableSubscriptions {
      * Sends the whole position, not only what moved: a record of the timer sent just before may still be on its way,
      * and the store's answer to this one (same producer, so taken after it) says that both arrived.
      */
-    private void flushClosing(Fjm2MessageConsumer consumer) {
-        String name = consumer.durableName();
-        if (consumer.lateJoin() != null) {
-            answers.finished(consumer.lateJoin());
-        }
+    private void flushClosing(Subscriber subscriber) {
+        String name = subscriber.name();
+        answers.finished(subscriber.join());
         long requestId = nextRequestId.incrementAndGet();
         List<ByteBuf> positionRecords = List.of();
         CompletableFuture<Integer> answer = new CompletableFuture<>();
         try {
             synchronized (flushLock) { // not between the timer's take and send: ours would overtake its record
-                Map<DurablePosition.Stream, Long> handed = consumer.position().takeHandedBeyondAcknowledged(true);
-                Map<DurablePosition.Stream, Long> all = consumer.position().takeAll();
+                Map<DurablePosition.Stream, Long> handed = subscriber.position().takeHandedBeyondAcknowledged(true);
+                Map<DurablePosition.Stream, Long> all = subscriber.position().takeAll();
                 if (all.isEmpty() && handed.isEmpty()) {
                     return; // nothing was ever handed over, so nothing was sent
                 }
-                positionRecords = new ArrayList<>(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED, name,
-                        handed, 0));
-                positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, name, all,
+                positionRecords = new ArrayList<>(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED,
+                        subscriber, handed, 0));
+                positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, subscriber, all,
                         requestId));
                 confirmations.put(requestId, answer);
                 for (ByteBuf r : positionRecords) {
@@ -280,27 +308,23 @@ final class DurableSubscriptions {
     }
 
     private void flushPositionsLocked() {
-        for (Fjm2MessageConsumer consumer : active.values()) {
-            DurablePosition position = consumer.position();
-            if (position == null) {
-                continue;
-            }
+        for (Subscriber subscriber : active.values()) {
+            DurablePosition position = subscriber.position();
             Map<DurablePosition.Stream, Long> moved = position.takeChanged();
             Map<DurablePosition.Stream, Long> handed = position.takeHandedBeyondAcknowledged(false);
             if (moved.isEmpty() && handed.isEmpty()) {
                 continue;
             }
             List<ByteBuf> positionRecords = new ArrayList<>(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED,
-                    consumer.durableName(), handed, 0));
-            positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, consumer.durableName(),
-                    moved, 0));
+                    subscriber, handed, 0));
+            positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, subscriber, moved, 0));
             try {
                 for (ByteBuf r : positionRecords) {
                     send(r);
                 }
             } catch (JMSException e) {
                 LOG.warn("durable subscription '{}': a position record could not be sent ({}); the next one "
-                        + "covers it", consumer.durableName(), e.getMessage());
+                        + "covers it", subscriber.name(), e.getMessage());
             } finally {
                 positionRecords.forEach(ByteBuf::release);
             }
@@ -311,7 +335,7 @@ final class DurableSubscriptions {
      * Position (or delivered) records of at most {@link DurableSubscriptionFlyweight#MAX_POSITION_ENTRIES} streams
      * each, the last one carrying {@code requestId}; none for no streams.
      */
-    private List<ByteBuf> encodeEntries(int type, String name, Map<DurablePosition.Stream, Long> moved,
+    private List<ByteBuf> encodeEntries(int type, Subscriber subscriber, Map<DurablePosition.Stream, Long> moved,
                                         long requestId) {
         List<ByteBuf> out = new ArrayList<>();
         List<Map.Entry<DurablePosition.Stream, Long>> entries = new ArrayList<>(moved.entrySet());
@@ -321,7 +345,7 @@ final class DurableSubscriptions {
             int to = Math.min(entries.size(), from + DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES);
             ByteBuf record = Unpooled.buffer();
             int start = DurableSubscriptionFlyweight.beginEntries(record, records.id, type,
-                    to == entries.size() ? requestId : 0, clientId.get(), name);
+                    to == entries.size() ? requestId : 0, subscriber.clientId(), subscriber.name());
             for (Map.Entry<DurablePosition.Stream, Long> e : entries.subList(from, to)) {
                 DurablePosition.Stream s = e.getKey();
                 DurableSubscriptionFlyweight.writePositionEntry(record, s.epoch(), s.producer(), s.priority(),

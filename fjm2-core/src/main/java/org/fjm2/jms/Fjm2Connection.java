@@ -224,9 +224,10 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
             throw e;
         }
         try {
-            durableSubscriptions.subscribe(consumer, selector == null ? null : selector.text(), noLocal);
+            durableSubscriptions.subscribe(consumer.durableSubscriber(), selector == null ? null : selector.text(),
+                    noLocal);
         } catch (JMSException | RuntimeException e) {
-            durableSubscriptions.release(consumer);
+            durableSubscriptions.release(consumer.durableSubscriber());
             consumer.close();
             throw e;
         }
@@ -235,20 +236,56 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
 
     /**
      * A consumer of a shared subscription (name and client id, if set): it joins the subscription's members in every
-     * process of the group and takes its share of the messages (see {@link SharedSubscriptions}).
+     * process of the group and takes its share of the messages (see {@link SharedSubscriptions}). A durable one's
+     * first member here also subscribes at the stores (see {@link SharedGroup}): without a store's answer it is
+     * closed and the creation fails.
      */
     Fjm2MessageConsumer registerSharedConsumer(Fjm2Session session, Fjm2Topic topic, String name,
-                                               SelectorFilter selector) throws JMSException {
+                                               SelectorFilter selector, boolean durable) throws JMSException {
         if (name == null || name.isEmpty()) {
-            throw new JMSException("a shared subscription needs a name");
+            throw new jakarta.jms.InvalidDestinationException("a shared subscription needs a name");
         }
         if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
                 > org.fjm2.jms.wire.SharedMemberFlyweight.MAX_NAME_BYTES) {
             throw new JMSException("shared subscription name longer than "
                     + org.fjm2.jms.wire.SharedMemberFlyweight.MAX_NAME_BYTES + " bytes");
         }
-        SharedGroup group = sharedSubscriptions.group(clientIdentity.idOrNull(), name, topic, selector);
-        return sessions.addConsumer(session, topic, selector, false, null, group, subscriptions);
+        if (durable && topic.isTemporary()) {
+            throw new jakarta.jms.InvalidDestinationException("a durable subscription cannot be on a temporary topic");
+        }
+        SharedGroup group = sharedSubscriptions.group(clientIdentity.idOrNull(), name, topic, selector, durable);
+        DurableSubscriptions.Subscriber subscriber = durable ? subscribeFirstMember(group) : null;
+        Fjm2MessageConsumer consumer = sessions.addConsumer(session, topic, selector, false, null, group,
+                subscriptions);
+        if (subscriber != null) {
+            try {
+                durableSubscriptions.subscribe(subscriber, selector == null ? null : selector.text(), false);
+            } catch (JMSException | RuntimeException e) {
+                durableSubscriptions.release(subscriber);
+                consumer.close();
+                throw e;
+            }
+        }
+        return consumer;
+    }
+
+    /**
+     * The stores' subscriber of a durable group when the consumer being made is its first member here (its live
+     * messages are held for the stores' answer from now on); null when the group has one already.
+     */
+    private DurableSubscriptions.Subscriber subscribeFirstMember(SharedGroup group) throws JMSException {
+        synchronized (group) {
+            if (group.storeSubscriber() != null) {
+                return null;
+            }
+            String name = group.key.name();
+            durableSubscriptions.claim(name);
+            DurableSubscriptions.Subscriber subscriber = new DurableSubscriptions.Subscriber(
+                    durableSubscriptions.sharedClientId(), name, group.topic(),
+                    durableSubscriptions.newJoin(group, name), group.storePosition, true);
+            group.startStoreJoin(subscriber);
+            return subscriber;
+        }
     }
 
     void unregisterConsumer(Fjm2MessageConsumer consumer) {
@@ -415,7 +452,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
                                                              String messageSelector, ServerSessionPool sessionPool,
                                                              int maxMessages) throws JMSException {
         checkOpen();
-        throw Unsupported.shared("createSharedConnectionConsumer");
+        throw Unsupported.applicationServerFacility("createSharedConnectionConsumer");
     }
 
     @Override
@@ -432,7 +469,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
                                                                     ServerSessionPool sessionPool,
                                                                     int maxMessages) throws JMSException {
         checkOpen();
-        throw Unsupported.shared("createSharedDurableConnectionConsumer");
+        throw Unsupported.applicationServerFacility("createSharedDurableConnectionConsumer");
     }
 
     @Override

@@ -263,12 +263,12 @@ public final class Fjm2JMSContext implements JMSContext {
 
     @Override
     public JMSConsumer createSharedDurableConsumer(Topic topic, String name) {
-        throw RuntimeExceptions.convert(Unsupported.shared("createSharedDurableConsumer"));
+        return createSharedDurableConsumer(topic, name, null);
     }
 
     @Override
     public JMSConsumer createSharedDurableConsumer(Topic topic, String name, String messageSelector) {
-        throw RuntimeExceptions.convert(Unsupported.shared("createSharedDurableConsumer"));
+        return consumer(() -> session.createSharedDurableConsumer(topic, name, messageSelector));
     }
 
     @Override

@@ -54,6 +54,31 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
     /** The shared subscription this consumer is a member of, and its membership; null when it is not shared. */
     private final SharedGroup sharedGroup;
     private final SharedGroup.Member sharedMember;
+    /** What a late join or a durable subscriber's return delivers to. */
+    private final LateJoin.Target joinTarget = new LateJoin.Target() {
+        @Override
+        public Fjm2Topic topic() {
+            return topic;
+        }
+
+        @Override
+        public boolean wantsReplayed(Fjm2Message message, boolean local) {
+            return wants(message, local);
+        }
+
+        @Override
+        public void acceptJoined(Fjm2Message message, long deliveryTime) {
+            acceptNow(message, deliveryTime, null);
+        }
+
+        @Override
+        public void joined(Map<LateJoin.Stream, Long> replayed) {
+            replayedThrough = replayed.isEmpty() ? null : replayed;
+            lateJoin = null;
+        }
+    };
+    /** This consumer as the stores' durable subscriber; null for a non-durable consumer. */
+    private final DurableSubscriptions.Subscriber durableSubscriber;
 
     /**
      * @param durableName the durable subscription's name, or null for a non-durable consumer
@@ -71,8 +96,11 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         this.durableName = durableName;
         this.position = durableName == null ? null : new DurablePosition();
         this.lateJoin = shared != null ? null
-                : durableName == null ? session.connection().lateJoins().newJoin(this, topic)
-                : session.connection().durableSubscriptions().newJoin(this, durableName);
+                : durableName == null ? session.connection().lateJoins().newJoin(joinTarget, topic)
+                : session.connection().durableSubscriptions().newJoin(joinTarget, durableName);
+        this.durableSubscriber = durableName == null ? null
+                : new DurableSubscriptions.Subscriber(session.connection().durableSubscriptions().clientId(),
+                        durableName, topic, lateJoin, position, false);
         this.sharedGroup = shared;
         // last: from here on the group may hand this consumer messages
         this.sharedMember = shared == null ? null : session.connection().sharedSubscriptions().join(shared, this);
@@ -83,9 +111,9 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         return durableName;
     }
 
-    /** The durable subscriber's position, or null. */
-    DurablePosition position() {
-        return position;
+    /** This consumer as the stores' durable subscriber, or null. */
+    DurableSubscriptions.Subscriber durableSubscriber() {
+        return durableSubscriber;
     }
 
     /** The message is handed to the application: should a durable subscription's store replay it, it is flagged. */
@@ -108,20 +136,6 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
     /** The late join this consumer starts with, or null. */
     LateJoin lateJoin() {
         return lateJoin;
-    }
-
-    /**
-     * The late join switched to live messages: they come straight through from now on, but for those at or below
-     * what the store's answer brought of their stream.
-     */
-    void joined(Map<LateJoin.Stream, Long> replayed) {
-        replayedThrough = replayed.isEmpty() ? null : replayed;
-        lateJoin = null;
-    }
-
-    /** A message of a late join's switch (stored ones, then held live ones), in order. */
-    void acceptJoined(Fjm2Message message, long deliveryTime) {
-        acceptNow(message, deliveryTime, null);
     }
 
     Fjm2Topic topic() {
@@ -360,10 +374,11 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         queue.close();
         session.consumerClosed(this);
         if (durableName != null) {
-            session.connection().durableSubscriptions().closed(this);
+            session.connection().durableSubscriptions().closed(durableSubscriber);
         }
-        if (sharedMember != null) {
-            session.connection().sharedSubscriptions().leave(sharedGroup, sharedMember);
+        if (sharedMember != null && session.connection().sharedSubscriptions().leave(sharedGroup, sharedMember)
+                && sharedGroup.storeSubscriber() != null) {
+            session.connection().durableSubscriptions().closed(sharedGroup.storeSubscriber());
         }
     }
 

@@ -295,7 +295,7 @@ public final class Fjm2Session implements Session, TopicSession {
         }
         Fjm2Topic fjm2Topic = Destinations.toTopic(topic);
         connection.checkConsumable(fjm2Topic);
-        return connection.registerSharedConsumer(this, fjm2Topic, name, SelectorFilter.parse(selector));
+        return connection.registerSharedConsumer(this, fjm2Topic, name, SelectorFilter.parse(selector), false);
     }
 
     @Override
@@ -332,15 +332,28 @@ public final class Fjm2Session implements Session, TopicSession {
 
     @Override
     public MessageConsumer createSharedDurableConsumer(Topic topic, String name) throws JMSException {
-        checkOpen();
-        throw Unsupported.shared("createSharedDurableConsumer");
+        return createSharedDurableConsumer(topic, name, null);
     }
 
+    /**
+     * A consumer of a shared durable subscription (name, and client id if set) kept by the stores: consumers of it in
+     * any process each get a disjoint share; what none acknowledged comes again to those there when it is made (see
+     * {@link SharedGroup}). Waits for a store's first answer when it is the first of the subscription in this
+     * connection; without one, a JMSException.
+     */
     @Override
     public MessageConsumer createSharedDurableConsumer(Topic topic, String name, String selector)
             throws JMSException {
         checkOpen();
-        throw Unsupported.shared("createSharedDurableConsumer");
+        if (topic == null) {
+            throw new InvalidDestinationException("topic must not be null");
+        }
+        Fjm2Topic fjm2Topic = Destinations.toTopic(topic);
+        connection.checkConsumable(fjm2Topic);
+        if (name != null) {
+            DurableSubscriptions.checkName(name);
+        }
+        return connection.registerSharedConsumer(this, fjm2Topic, name, SelectorFilter.parse(selector), true);
     }
 
     @Override

@@ -310,7 +310,7 @@ final class Inbound implements ObjectListener {
             if (join == null) {
                 return;
             }
-            Fjm2MessageConsumer consumer = join.consumer();
+            LateJoin.Target consumer = join.target();
             byte[] topic = consumer.topic().utf8();
             while (replay.nextEntry()) {
                 int at = replay.entryRecordOffset();
@@ -321,7 +321,7 @@ final class Inbound implements ObjectListener {
                 }
                 Fjm2Message m = decoder.decode(buf, at, replay.entryRecordLength(), consumer.topic(),
                         replay.entryEpoch());
-                if (consumer.wants(m, replay.entryEpoch() == ownEpoch)) {
+                if (consumer.wantsReplayed(m, replay.entryEpoch() == ownEpoch)) {
                     if (replay.entryRedelivered()) {
                         SessionAcknowledgements.markRedelivered(m);     // a durable subscriber was handed it before
                     }
@@ -340,7 +340,7 @@ final class Inbound implements ObjectListener {
         if (join.replayed(store, messages, replay.last(), incomplete)) {
             lateJoins.finished(join);
             if (join.incomplete()) {
-                losses.report(new MessagesLostException(join.consumer().topic().name(), store, 0, 0, -1,
+                losses.report(new MessagesLostException(join.target().topic().name(), store, 0, 0, -1,
                         "the store's answer to a returning durable subscriber lacks messages it no longer held "
                                 + "(retention, or its memory bound for durable subscriptions)"));
             }

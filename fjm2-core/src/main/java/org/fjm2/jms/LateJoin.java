@@ -35,6 +35,20 @@ final class LateJoin {
     record Held(Fjm2Message message, long deliveryTime) {
     }
 
+    /** Who a join delivers to: a consumer, or a durable shared subscription's members here ({@link SharedGroup}). */
+    interface Target {
+        Fjm2Topic topic();
+
+        /** Whether a message of the store's answer is for it (selector, noLocal). */
+        boolean wantsReplayed(Fjm2Message message, boolean local);
+
+        /** A message of the switch (stored ones, then held live ones), in order. */
+        void acceptJoined(Fjm2Message message, long deliveryTime);
+
+        /** The switch is over; {@code replayedThrough}: per stream the last number the store's answer brought. */
+        void joined(Map<Stream, Long> replayedThrough);
+    }
+
     /** A producer stream: connection epoch, producer, priority. */
     record Stream(long epoch, int producer, int priority) {
         static Stream of(Fjm2Message m) {
@@ -42,7 +56,7 @@ final class LateJoin {
         }
     }
 
-    private final Fjm2MessageConsumer consumer;
+    private final Target consumer;
     private final long requestId;
     private final int count;
     private final List<Held> live = new ArrayList<>();
@@ -56,12 +70,12 @@ final class LateJoin {
     /** The store whose answer is taken (the first to answer); others are ignored. */
     private Integer answeringStore;
 
-    LateJoin(Fjm2MessageConsumer consumer, long requestId, int count) {
+    LateJoin(Target consumer, long requestId, int count) {
         this(consumer, requestId, count, "late join");
     }
 
     /** @param what how logs name it ("late join", "durable subscription 'x'") */
-    LateJoin(Fjm2MessageConsumer consumer, long requestId, int count, String what) {
+    LateJoin(Target consumer, long requestId, int count, String what) {
         this.consumer = consumer;
         this.requestId = requestId;
         this.count = count;
@@ -82,7 +96,7 @@ final class LateJoin {
         return incomplete;
     }
 
-    Fjm2MessageConsumer consumer() {
+    Target target() {
         return consumer;
     }
 

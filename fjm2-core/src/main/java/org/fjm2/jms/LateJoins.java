@@ -45,7 +45,7 @@ final class LateJoins {
     }
 
     /** A consumer of this topic starts with a late join (not for temporary topics: no store keeps them). */
-    LateJoin newJoin(Fjm2MessageConsumer consumer, Fjm2Topic topic) {
+    LateJoin newJoin(LateJoin.Target consumer, Fjm2Topic topic) {
         if (count == 0 || topic.isTemporary()) {
             return null;
         }
@@ -67,11 +67,11 @@ final class LateJoins {
         ByteBuf record = Unpooled.buffer();
         try {
             StoreReplayFlyweight.writeRequest(record, requests.id, 0, join.requestId(), join.count(),
-                    join.consumer().topic().name());
+                    join.target().topic().name());
             outbound.sendEncoded(record, 0, record.readableBytes(), requests, REQUEST_PRIORITY);
         } catch (JMSException e) {
             LOG.warn("late join of a consumer of topic '{}': the request to the stores could not be sent ({}); it "
-                    + "starts with live messages", join.consumer().topic().name(), e.getMessage());
+                    + "starts with live messages", join.target().topic().name(), e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

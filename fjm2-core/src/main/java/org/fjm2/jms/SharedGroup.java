@@ -2,6 +2,7 @@ package org.fjm2.jms;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,17 +25,27 @@ import org.slf4j.LoggerFactory;
  * When a member leaves (its last word names what it acknowledged) or falls silent for
  * {@link SharedSubscriptions#MEMBER_TIMEOUT_MILLIS}, the messages it owned and did not acknowledge go to the member
  * that ranks next for each, flagged redelivered (it may have delivered them before it died). Guarded by this.
+ *
+ * <p>A durable one (createSharedDurableConsumer) is also a subscriber of the stores, once per connection: the first
+ * member here asks them for what the subscription has not acknowledged ({@link DurableSubscriptions}), and their
+ * answer, then live messages, are routed like live ones ({@link LateJoin.Target}). A message sent while no member
+ * was joined (kept by the stores for the subscription) goes to the member that joined first. Every member keeps a
+ * copy of every message it knows unacknowledged, its own included, and tells the stores, per producer stream, the
+ * last number below the oldest of them ({@link #storePosition}); the stores keep the furthest any member said. So a
+ * member that joins later, or all members' return after all of them died, finds at the stores every message a member
+ * had not acknowledged.
  */
-final class SharedGroup {
+final class SharedGroup implements LateJoin.Target {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedGroup.class);
 
-    /** A subscription: client id ("" none), name, topic, selector ("" none). */
-    record Key(String clientId, String name, String topic, String selector) {
+    /** A subscription: client id ("" none), name, topic, selector ("" none), durable or not (two namespaces). */
+    record Key(String clientId, String name, String topic, String selector, boolean durable) {
         @Override
         public String toString() {
-            return "shared subscription '" + name + "'" + (clientId.isEmpty() ? "" : " of client id " + clientId)
-                    + " on " + topic + (selector.isEmpty() ? "" : " [" + selector + "]");
+            return "shared " + (durable ? "durable " : "") + "subscription '" + name + "'"
+                    + (clientId.isEmpty() ? "" : " of client id " + clientId) + " on " + topic
+                    + (selector.isEmpty() ? "" : " [" + selector + "]");
         }
     }
 
@@ -82,6 +93,7 @@ final class SharedGroup {
     }
 
     final Key key;
+    private final Fjm2Topic topic;
     private final SelectorFilter selector;
     private final int maxMembers;
     private final int maxHeldCopies;
@@ -95,8 +107,24 @@ final class SharedGroup {
     private Fjm2Message lastRouted;
     private Fjm2MessageConsumer lastOwner;
 
-    SharedGroup(Key key, SelectorFilter selector, int maxMembers, int maxHeldCopies) {
+    // ------------------------------------------------------------------ durable only
+    /** The stores' answer the first member here waits for; live messages are held by it until the switch. */
+    private volatile LateJoin storeJoin;
+    /** The last live message held for the switch (the fan-out asks once per member here). Guarded by holdLock. */
+    private Fjm2Message lastHeld;
+    private final Object holdLock = new Object();
+    /** After the switch: per stream the last number the stores' answer brought (live ones up to it came before). */
+    private Map<LateJoin.Stream, Long> replayedThrough = Map.of();
+    /** Per stream the newest number heard of the topic. */
+    private final Map<DurablePosition.Stream, Long> newest = DurablePosition.streamMarks();
+    /** What the stores are told: per stream the last number below every message a member has not acknowledged. */
+    final DurablePosition storePosition = new DurablePosition();
+    /** This group as the stores' subscriber (set by the first member here); null while not durable or not yet. */
+    private volatile DurableSubscriptions.Subscriber storeSubscriber;
+
+    SharedGroup(Key key, Fjm2Topic topic, SelectorFilter selector, int maxMembers, int maxHeldCopies) {
         this.key = key;
+        this.topic = topic;
         this.selector = selector;
         this.maxMembers = maxMembers;
         this.maxHeldCopies = maxHeldCopies;
@@ -110,10 +138,21 @@ final class SharedGroup {
         return m;
     }
 
-    /** A member here closed: it leaves at {@code nowMillis}; what it owned and did not acknowledge goes on. */
-    synchronized void leaveLocal(Member m, long nowMillis) {
+    /**
+     * A member here closed: it leaves at {@code nowMillis}; what it owned and did not acknowledge goes on. The last
+     * one here of a durable subscription first moves what the stores are told (with its own copies still counted).
+     *
+     * @return whether it was the last member here
+     */
+    synchronized boolean leaveLocal(Member m, long nowMillis) {
+        trim(m);
+        boolean last = localMembers().size() == 1;
+        if (last && key.durable()) {
+            advanceStorePosition();
+        }
         m.untilMillis = nowMillis;
         depart(m, "closed");
+        return last;
     }
 
     synchronized boolean hasLocalMembers() {
@@ -144,7 +183,7 @@ final class SharedGroup {
             return; // our own id on someone else's record: ignore it rather than give up a consumer here
         }
         if (m == null) {
-            if (r.type() == SharedMemberFlyweight.TYPE_LEAVE) {
+            if (r.leaving()) {
                 return;
             }
             if (members.size() >= maxMembers) {
@@ -165,7 +204,7 @@ final class SharedGroup {
                     r.entrySequence(i));
         }
         trim(m);
-        if (r.type() == SharedMemberFlyweight.TYPE_LEAVE) {
+        if (r.leaving()) {
             m.untilMillis = Math.min(m.untilMillis, r.untilMillis());
             depart(m, "left");
         }
@@ -200,12 +239,19 @@ final class SharedGroup {
                 trim(m);
             }
         }
+        if (key.durable()) {
+            advanceStorePosition();
+        }
     }
 
-    /** What a member here acknowledged since the last call (for its heartbeat); its copies so covered go. */
+    /**
+     * What a member here acknowledged since the last call (for its heartbeat), or all of it when durable (a member
+     * that joins later learns what the others acknowledged before it, of the stores' answer it gets); its copies so
+     * covered go.
+     */
     synchronized Map<DurablePosition.Stream, Long> takeAcknowledged(Member m) {
         trim(m);
-        return m.position.takeChanged();
+        return key.durable() ? m.position.takeAll() : m.position.takeChanged();
     }
 
     // ------------------------------------------------------------------ messages
@@ -214,12 +260,31 @@ final class SharedGroup {
      * The consumer here that owns the message, or null (another member owns it, it does not match the selector, or
      * it waits until a member here is active). Called by the fan-out for each consumer of the topic; decides once.
      */
-    synchronized Fjm2MessageConsumer route(Fjm2Message message) {
+    Fjm2MessageConsumer route(Fjm2Message message) {
+        LateJoin join = storeJoin;
+        if (join != null) {
+            synchronized (holdLock) {   // not under this: the switch holds the join's lock and routes under this
+                if (message == lastHeld) {
+                    return null;
+                }
+                if (join.holdLive(message.copy(), 0)) {
+                    lastHeld = message;
+                    return null;
+                }
+            }
+        }
+        return routeLive(message);
+    }
+
+    private synchronized Fjm2MessageConsumer routeLive(Fjm2Message message) {
         if (message == lastRouted) {
             return lastOwner;
         }
         lastRouted = message;
         lastOwner = null;
+        if (key.durable() && !heardNew(message)) {
+            return null;
+        }
         if (selector != null && !selector.matches(message)) {
             return null;
         }
@@ -231,11 +296,100 @@ final class SharedGroup {
         if (owner == null) {
             return null;
         }
-        if (othersCanTakeOver()) {
+        if (keepsCopies()) {
             keepCopy(owner, message.copy());
         }
         lastOwner = owner.isLocal() ? owner.consumer : null;
         return lastOwner;
+    }
+
+    // ------------------------------------------------------------------ durable: the stores' answer
+
+    /**
+     * The first member here subscribes at the stores: from now on live messages are held by {@code join} until its
+     * switch (then they, and the stores' answer, come through {@link #acceptJoined}).
+     */
+    void startStoreJoin(DurableSubscriptions.Subscriber subscriber) {
+        storeSubscriber = subscriber;
+        storeJoin = subscriber.join();
+    }
+
+    /** The stores' subscriber of this group, or null (not durable, or no member here subscribed yet). */
+    DurableSubscriptions.Subscriber storeSubscriber() {
+        return storeSubscriber;
+    }
+
+    @Override
+    public Fjm2Topic topic() {
+        return topic;
+    }
+
+    @Override
+    public synchronized boolean wantsReplayed(Fjm2Message message, boolean local) {
+        return selector == null || selector.matches(message);
+    }
+
+    /**
+     * A message of the switch: the stores' answer, then the live ones held. Decided once no member here is joining
+     * (until then every member may not yet be known to it), so that all members decide alike.
+     */
+    @Override
+    public synchronized void acceptJoined(Fjm2Message message, long deliveryTime) {
+        if (!heardNew(message) || (selector != null && !selector.matches(message))) {
+            return;
+        }
+        if (joining(Long.MAX_VALUE, System.currentTimeMillis())) {
+            hold(message);
+            return;
+        }
+        Member owner = owner(message);
+        if (owner != null) {
+            hand(owner, message, false);
+        }
+    }
+
+    @Override
+    public synchronized void joined(Map<LateJoin.Stream, Long> replayed) {
+        replayedThrough = replayed;
+        storeJoin = null;
+    }
+
+    /**
+     * Notes the message's number as the newest of its stream; false when the stores' answer brought it already (it
+     * reached them before this connection).
+     */
+    private boolean heardNew(Fjm2Message message) {
+        Long replayed = replayedThrough.get(LateJoin.Stream.of(message));
+        if (replayed != null && message.originSequence() <= replayed) {
+            return false;
+        }
+        newest.merge(DurablePosition.Stream.of(message), message.originSequence(), Math::max);
+        return true;
+    }
+
+    /**
+     * Moves what the stores are told: per stream the newest number heard, or the last one below the oldest message
+     * a member has not acknowledged (as far as this connection knows: its copies, and those waiting here).
+     */
+    synchronized void advanceStorePosition() {
+        if (!key.durable() || storeJoin != null) {
+            return;
+        }
+        Map<DurablePosition.Stream, Long> oldestOpen = new HashMap<>();
+        for (Member m : members.values()) {
+            for (Fjm2Message copy : m.owned) {
+                if (!m.acknowledged(copy)) {
+                    oldestOpen.merge(DurablePosition.Stream.of(copy), copy.originSequence(), Math::min);
+                }
+            }
+        }
+        for (Fjm2Message copy : waiting) {
+            oldestOpen.merge(DurablePosition.Stream.of(copy), copy.originSequence(), Math::min);
+        }
+        for (Map.Entry<DurablePosition.Stream, Long> e : newest.entrySet()) {
+            Long open = oldestOpen.get(e.getKey());
+            storePosition.moveForward(e.getKey(), open == null ? e.getValue() : Math.min(e.getValue(), open - 1));
+        }
     }
 
     /**
@@ -251,7 +405,10 @@ final class SharedGroup {
         return false;
     }
 
-    /** The candidate that ranks first for the message, or null when no member was one when it was sent. */
+    /**
+     * The candidate that ranks first for the message, or null when no member was one when it was sent; of a durable
+     * subscription, then the member that joined first (the stores kept it for the subscription).
+     */
     private Member owner(Fjm2Message message) {
         long sent = message.originSentMillis();
         long key = messageKey(message);
@@ -273,12 +430,30 @@ final class SharedGroup {
                 joinedWeight = w;
             }
         }
-        return bestActive != null ? bestActive : bestJoined;
+        if (bestActive != null || bestJoined != null || !this.key.durable()) {
+            return bestActive != null ? bestActive : bestJoined;
+        }
+        return firstJoined();
     }
 
-    /** Whether another member could take a message over from its owner (the members gone are no longer listed). */
-    private boolean othersCanTakeOver() {
-        return members.size() > 1;
+    /** The member that joined first (ties: the higher id), or null when there is none. */
+    private Member firstJoined() {
+        Member first = null;
+        for (Member m : members.values()) {
+            if (first == null || m.joinedMillis < first.joinedMillis
+                    || (m.joinedMillis == first.joinedMillis && Long.compareUnsigned(m.id, first.id) > 0)) {
+                first = m;
+            }
+        }
+        return first;
+    }
+
+    /**
+     * Whether copies of the messages each member owns are kept: when another member could take them over from their
+     * owner (the members gone are no longer listed), and always when durable (they say what the stores may forget).
+     */
+    private boolean keepsCopies() {
+        return key.durable() || members.size() > 1;
     }
 
     private void hold(Fjm2Message copy) {
@@ -361,7 +536,7 @@ final class SharedGroup {
 
     /** Gives a decided message to its owner: delivered here, or kept for one elsewhere. */
     private void hand(Member owner, Fjm2Message copy, boolean redelivery) {
-        if (othersCanTakeOver()) {
+        if (keepsCopies()) {
             keepCopy(owner, owner.isLocal() ? copy.copy() : copy);
         }
         if (owner.isLocal()) {

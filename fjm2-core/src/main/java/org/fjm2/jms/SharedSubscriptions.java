@@ -60,19 +60,19 @@ final class SharedSubscriptions {
      * The group a new consumer joins; a JMSException when a consumer here already shares the name (and client id)
      * on another topic or with another selector (the specification's rule).
      */
-    synchronized SharedGroup group(String clientId, String name, Fjm2Topic topic, SelectorFilter selector)
-            throws JMSException {
+    synchronized SharedGroup group(String clientId, String name, Fjm2Topic topic, SelectorFilter selector,
+                                   boolean durable) throws JMSException {
         SharedGroup.Key key = new SharedGroup.Key(clientId == null ? "" : clientId, name, topic.name(),
-                selector == null ? "" : selector.text());
+                selector == null ? "" : selector.text(), durable);
         for (SharedGroup g : groups.values()) {
             if (g.key.clientId().equals(key.clientId()) && g.key.name().equals(name) && !g.key.equals(key)
-                    && g.hasLocalMembers()) {
+                    && g.key.durable() == durable && g.hasLocalMembers()) {
                 throw new JMSException("shared subscription '" + name + "' is active here on topic "
                         + g.key.topic() + (g.key.selector().isEmpty() ? "" : " with selector " + g.key.selector())
                         + "; its consumers must use the same topic and selector");
             }
         }
-        return groups.computeIfAbsent(key, k -> new SharedGroup(k, selector, MAX_MEMBERS, MAX_HELD_COPIES));
+        return groups.computeIfAbsent(key, k -> new SharedGroup(k, topic, selector, MAX_MEMBERS, MAX_HELD_COPIES));
     }
 
     /** A consumer joins: it says so at once and takes its share {@link #JOIN_DELAY_MILLIS} later. */
@@ -90,16 +90,20 @@ final class SharedSubscriptions {
                         TimeUnit.MILLISECONDS);
             }
         }
-        send(group, m, SharedMemberFlyweight.TYPE_MEMBER, Map.of());
+        send(group, m, false, Map.of());
         LOG.debug("{}: member {} joined here", group.key, Long.toHexString(m.id));
         return m;
     }
 
-    /** A consumer closed: its last word names everything it acknowledged, and the others take the rest. */
-    void leave(SharedGroup group, SharedGroup.Member m) {
+    /**
+     * A consumer closed: its last word names everything it acknowledged, and the others take the rest.
+     *
+     * @return whether it was the group's last member here
+     */
+    boolean leave(SharedGroup group, SharedGroup.Member m) {
         long now = System.currentTimeMillis();
-        group.leaveLocal(m, now);
-        send(group, m, SharedMemberFlyweight.TYPE_LEAVE, m.position.takeAll());
+        boolean last = group.leaveLocal(m, now);
+        send(group, m, true, m.position.takeAll());
         synchronized (this) {
             if (!group.hasLocalMembers()) {
                 groups.remove(group.key, group);
@@ -109,12 +113,13 @@ final class SharedSubscriptions {
                 heartbeat = null;
             }
         }
+        return last;
     }
 
     /** A member record from the network (decoded and checked): only groups with a member here listen. */
     void heard(SharedMemberFlyweight r) {
         SharedGroup g = groups.get(new SharedGroup.Key(r.clientId(), r.name(), r.topic(),
-                r.selector() == null ? "" : r.selector()));
+                r.selector() == null ? "" : r.selector(), r.durable()));
         if (g != null) {
             g.heard(r, System.nanoTime());
         }
@@ -127,7 +132,7 @@ final class SharedSubscriptions {
             for (SharedGroup g : groups.values()) {
                 g.tick(nowMillis, nowNanos);
                 for (SharedGroup.Member m : g.localMembers()) {
-                    send(g, m, SharedMemberFlyweight.TYPE_MEMBER, g.takeAcknowledged(m));
+                    send(g, m, false, g.takeAcknowledged(m));
                 }
             }
         } catch (RuntimeException e) {
@@ -135,8 +140,12 @@ final class SharedSubscriptions {
         }
     }
 
-    /** Sends a member's record(s): its acknowledgements in as many records as they need, the type on the last. */
-    private void send(SharedGroup g, SharedGroup.Member m, int type, Map<DurablePosition.Stream, Long> entries) {
+    /**
+     * Sends a member's record(s): its acknowledgements in as many records as they need, the last one its last word
+     * when {@code leaving}.
+     */
+    private void send(SharedGroup g, SharedGroup.Member m, boolean leaving,
+                      Map<DurablePosition.Stream, Long> entries) {
         List<Map.Entry<DurablePosition.Stream, Long>> list = new ArrayList<>(entries.entrySet());
         int from = 0;
         do {
@@ -144,7 +153,8 @@ final class SharedSubscriptions {
             ByteBuf record = Unpooled.buffer();
             try {
                 int start = SharedMemberFlyweight.begin(record, records.id,
-                        to == list.size() ? type : SharedMemberFlyweight.TYPE_MEMBER, m.id, m.joinedMillis,
+                        SharedMemberFlyweight.type(g.key.durable(), leaving && to == list.size()), m.id,
+                        m.joinedMillis,
                         m.activeFromMillis, Math.max(m.untilMillis, m.joinedMillis), g.key.clientId(),
                         g.key.name(), g.key.topic(), g.key.selector().isEmpty() ? null : g.key.selector());
                 for (Map.Entry<DurablePosition.Stream, Long> e : list.subList(from, to)) {

@@ -19,12 +19,6 @@ final class Unsupported {
                 + " supported. Use a Topic.", "FJM2_NO_QUEUES");
     }
 
-    static JMSException shared(String method) {
-        return new JMSException(method + ": shared durable subscriptions are not yet available in FJM2 (shared"
-                + " non-durable ones are: createSharedConsumer; durable ones with a store: createDurableConsumer).",
-                "FJM2_NO_SHARED_SUBSCRIPTIONS");
-    }
-
     static JMSException applicationServerFacility(String method) {
         return new JMSException(method + " (an application server facility) is not supported by FJM2",
                 "FJM2_NO_ASF");

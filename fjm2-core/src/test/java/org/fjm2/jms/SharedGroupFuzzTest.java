@@ -17,7 +17,8 @@ import org.junit.jupiter.api.BeforeAll;
 /**
  * Fuzz target: a shared subscription's state ({@link SharedGroup}) driven by member records from the network
  * (joins, heartbeats with acknowledgements, leaves, from colliding member ids with any times), messages of any
- * origin and send time, and the passing of time (members falling silent, joins completing). Per input: no exception
+ * origin and send time, and the passing of time (members falling silent, joins completing); of a durable one also
+ * the stores' answer and its switch, and the position told to the stores. Per input: no exception
  * escapes, the members known and the copies held stay within their caps, and the work stays within
  * {@link InputBounds}.
  */
@@ -45,22 +46,21 @@ class SharedGroupFuzzTest {
     void memberRecordsMessagesAndTime(byte[] input) throws Exception {
         InputBounds.runWithinBounds(input, () -> {
             FuzzInput in = new FuzzInput(input);
-            SharedGroup.Key key = new SharedGroup.Key("", "pool", "fuzz.shared", "");
-            SharedGroup group = new SharedGroup(key, null, MAX_MEMBERS, MAX_HELD);
+            boolean durable = in.bit();
+            SharedGroup.Key key = new SharedGroup.Key("", "pool", "fuzz.shared", "", durable);
+            SharedGroup group = new SharedGroup(key, new Fjm2Topic("fuzz.shared"), null, MAX_MEMBERS, MAX_HELD);
             long base = System.currentTimeMillis() - 10_000;
             long nowMillis = base;
             long nowNanos = System.nanoTime();
             group.joinLocal(in.u8(), local, base, nowNanos);
             SharedMemberFlyweight reader = new SharedMemberFlyweight();
             while (in.hasMore()) {
-                switch (in.choice(3)) {
-                    case 0 -> heard(in, group, reader, base, nowNanos);
-                    case 1 -> {
-                        Fjm2TextMessage m = new Fjm2TextMessage("x");
-                        m.origin(in.u8(), in.u8(), in.choice(10), 1 + in.u16());
-                        m.originSentMillis(base + in.u16() * 4L);
-                        group.route(m);
-                    }
+                switch (in.choice(durable ? 5 : 3)) {
+                    case 0 -> heard(in, group, reader, base, nowNanos, durable);
+                    case 1 -> group.route(message(in, base));
+                    case 3 -> group.acceptJoined(message(in, base), 0);    // of the stores' answer
+                    case 4 -> group.joined(java.util.Map.of(new LateJoin.Stream(in.u8(), in.u8(), in.choice(10)),
+                            (long) in.u16()));
                     default -> {
                         int millis = in.u16();
                         nowMillis += millis;
@@ -76,15 +76,21 @@ class SharedGroupFuzzTest {
         });
     }
 
+    private static Fjm2TextMessage message(FuzzInput in, long base) {
+        Fjm2TextMessage m = new Fjm2TextMessage("x");
+        m.origin(in.u8(), in.u8(), in.choice(10), 1 + in.u16());
+        m.originSentMillis(base + in.u16() * 4L);
+        return m;
+    }
+
     private static void heard(FuzzInput in, SharedGroup group, SharedMemberFlyweight reader, long base,
-                              long nowNanos) {
+                              long nowNanos, boolean durable) {
         long joined = base + in.u16() * 4L;
         long activeFrom = joined + in.u8() * 4L;
         long until = in.bit() ? Long.MAX_VALUE : joined + in.u16() * 4L;
         ByteBuf record = Unpooled.buffer();
-        int start = SharedMemberFlyweight.begin(record, 1, in.bit() ? SharedMemberFlyweight.TYPE_LEAVE
-                : SharedMemberFlyweight.TYPE_MEMBER, in.u8(), joined, activeFrom, until, "", "pool", "fuzz.shared",
-                null);
+        int start = SharedMemberFlyweight.begin(record, 1, SharedMemberFlyweight.type(durable, in.bit()), in.u8(),
+                joined, activeFrom, until, "", "pool", "fuzz.shared", null);
         int entries = in.choice(4);
         for (int i = 0; i < entries; i++) {
             SharedMemberFlyweight.writeEntry(record, in.u8(), in.u8(), in.choice(10), in.u16());

@@ -51,7 +51,7 @@ class DurableSubscriptionTest {
     }
 
     /** Waits (bounded) until the store journaled {@code count} messages in all. */
-    private static void awaitStored(Fjm2Store store, long count) throws InterruptedException {
+    static void awaitStored(Fjm2Store store, long count) throws InterruptedException {
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (store.counters().messagesStored.sum() < count && System.nanoTime() < deadline) {
             Thread.sleep(5);
@@ -285,14 +285,14 @@ class DurableSubscriptionTest {
      * every message it had been handed before flagged redelivered, none that arrived well after the kill.
      */
     /**
-     * Starts a thread that publishes messages 1..{@code total}, pausing 1 ms after every {@code pauseEvery}-th; what
+     * Starts a thread that publishes messages {@code from..to}, pausing 1 ms after every {@code pauseEvery}-th; what
      * fails it goes to {@code failed}.
      */
-    private static Thread publishPaced(Session ps, MessageProducer p, int total, int pauseEvery,
-                                       AtomicReference<Exception> failed) {
+    static Thread publishPaced(Session ps, MessageProducer p, int from, int to, int pauseEvery,
+                               AtomicReference<Exception> failed) {
         Thread sender = new Thread(() -> {
             try {
-                for (int i = 1; i <= total; i++) {
+                for (int i = from; i <= to; i++) {
                     LateJoinTest.send(ps, p, i);
                     if (i % pauseEvery == 0) {
                         Thread.sleep(1);
@@ -323,7 +323,7 @@ class DurableSubscriptionTest {
                 assertThat(subscriber.awaitLine("READY", 30)).as(subscriber.output()).isEqualTo("READY");
                 AtomicReference<Exception> failed = new AtomicReference<>();
                 // about 5,000 a second: the kill falls mid-stream
-                Thread sender = publishPaced(ps, p, total, 10, failed);
+                Thread sender = publishPaced(ps, p, 1, total, 10, failed);
                 assertThat(subscriber.awaitLine("GOT " + killAt + ";", 30)).isEqualTo("GOT " + killAt + ";");
                 assertThat(subscriber.kill(10)).as("subscriber killed").isTrue();
                 sender.join(60_000);
@@ -391,7 +391,7 @@ class DurableSubscriptionTest {
             MessageProducer p = ps.createProducer(ps.createTopic("crash"));
             AtomicReference<Exception> failed = new AtomicReference<>();
             // about 1,000 a second: the lives fall mid-stream
-            Thread sender = publishPaced(ps, p, total, 2, failed);
+            Thread sender = publishPaced(ps, p, 1, total, 2, failed);
             int lastGot = 0;
             for (int life = 0; life < lives && lastGot < total; life++) {
                 int killAt = Math.min(total, lastGot + 50 + random.nextInt(400));

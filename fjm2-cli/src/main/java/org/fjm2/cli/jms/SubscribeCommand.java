@@ -69,9 +69,11 @@ public final class SubscribeCommand implements Callable<Integer> {
             description = "the connection's JMS client id (a durable subscription belongs to it)")
     String clientId;
 
-    @Option(names = "--durable", paramLabel = "NAME",
+    @Option(names = "--durable", paramLabel = "NAME", arity = "0..1", fallbackValue = "",
             description = "subscribe durably under this name (needs --client-id and a store on the group, "
-                    + "fjm2 store): messages published while away are replayed on return, then live ones")
+                    + "fjm2 store): messages published while away are replayed on return, then live ones. With "
+                    + "--shared NAME, no name of its own: the shared subscription is durable (a store keeps what no "
+                    + "member took; --client-id optional)")
     String durable;
 
     @Option(names = "--shared", paramLabel = "NAME",
@@ -85,19 +87,20 @@ public final class SubscribeCommand implements Callable<Integer> {
         if (count < 0) {
             throw new IllegalArgumentException("--count must be >= 0, got " + count);
         }
-        if (durable != null && clientId == null) {
-            throw new IllegalArgumentException("--durable needs --client-id: a durable subscription belongs to a "
-                    + "client id (the same one finds it again)");
-        }
-        if (shared != null && durable != null) {
-            throw new IllegalArgumentException("--shared and --durable: shared durable subscriptions are not "
-                    + "available yet; use one or the other");
-        }
         if (shared != null && shared.isEmpty()) {
             throw new IllegalArgumentException("--shared: the subscription name must not be empty");
         }
-        if (durable != null && durable.isEmpty()) {
+        boolean sharedDurable = shared != null && durable != null;
+        if (sharedDurable && !durable.isEmpty() && !durable.equals(shared)) {
+            throw new IllegalArgumentException("--shared " + shared + " --durable " + durable + ": one subscription "
+                    + "has one name; for a shared durable subscription give it once: --shared NAME --durable");
+        }
+        if (durable != null && !sharedDurable && durable.isEmpty()) {
             throw new IllegalArgumentException("--durable: the subscription name must not be empty");
+        }
+        if (durable != null && !sharedDurable && clientId == null) {
+            throw new IllegalArgumentException("--durable needs --client-id: a durable subscription belongs to a "
+                    + "client id (the same one finds it again)");
         }
         long timeoutMillis = Quantities.duration("--timeout", timeout).toMillis();
         PrintWriter out = spec.commandLine().getOut();
@@ -118,7 +121,9 @@ public final class SubscribeCommand implements Callable<Integer> {
             Session session = connection.createSession();
             MessageConsumer consumer;
             try {
-                consumer = shared != null ? session.createSharedConsumer(session.createTopic(topic), shared, selector)
+                consumer = sharedDurable
+                        ? session.createSharedDurableConsumer(session.createTopic(topic), shared, selector)
+                        : shared != null ? session.createSharedConsumer(session.createTopic(topic), shared, selector)
                         : durable == null ? session.createConsumer(session.createTopic(topic), selector)
                         : session.createDurableConsumer(session.createTopic(topic), durable, selector, false);
             } catch (InvalidSelectorException e) {
@@ -126,7 +131,8 @@ public final class SubscribeCommand implements Callable<Integer> {
             }
             connection.start();
             LOG.info("subscribed to {}{} on {} (a signal or Ctrl-C prints the summary and stops)", topic,
-                    shared != null ? " (a member of shared subscription '" + shared + "')"
+                    shared != null ? " (a member of shared " + (sharedDurable ? "durable " : "") + "subscription '"
+                            + shared + "')"
                     : durable == null ? "" : " (durable subscription '" + durable + "' of client id '" + clientId + "')",
                     url);
             long nextProgress = 0;

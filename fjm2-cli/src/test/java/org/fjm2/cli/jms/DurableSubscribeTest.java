@@ -61,6 +61,30 @@ class DurableSubscribeTest {
     }
 
     @Test
+    void aSharedDurableSubscriptionKeepsWhatNoMemberTookWithoutAClientId() throws Exception {
+        int n = (int) (ProcessHandle.current().pid() % 200);
+        String url = "norm://239.78." + n + ".9:" + (43300 + n) + "?interface=lo&grtt=0.002";
+        try (Fjm2Store store = Fjm2Store.start(StoreSettings.of(url, dir.resolve("store")));
+             Connection publisher = new Fjm2ConnectionFactory(url + "&storeQuorum=1").createConnection()) {
+            CliRun first = subscribe("--url", url, "--topic", "cli.sd", "--shared", "pool", "--durable",
+                    "--idle-exit", "0.3", "--quiet");
+            assertThat(first.exit()).as(first.err()).isZero();
+            Session s = publisher.createSession();
+            MessageProducer p = s.createProducer(s.createTopic("cli.sd"));
+            for (int i = 1; i <= 10; i++) {
+                p.send(s.createTextMessage("away " + i)); // on the store's disk when send returns (storeQuorum=1)
+            }
+            CliRun back = subscribe("--url", url, "--topic", "cli.sd", "--shared", "pool", "--durable", "pool",
+                    "--idle-exit", "1", "--quiet");
+            assertThat(back.exit()).as(back.err()).isZero();
+            assertThat(back.out()).as("kept while no member was there").startsWith("received 10 messages");
+            CliRun again = subscribe("--url", url, "--topic", "cli.sd", "--shared", "pool", "--durable",
+                    "--idle-exit", "0.5", "--quiet");
+            assertThat(again.out()).as("acknowledged: not again").startsWith("received 0 messages");
+        }
+    }
+
+    @Test
     void durableNeedsAClientIdAndAStore() {
         CliRun noClientId = subscribe("--url", "inmem://durable-cli", "--topic", "t", "--durable", "d");
         assertThat(noClientId.exit()).isEqualTo(2);

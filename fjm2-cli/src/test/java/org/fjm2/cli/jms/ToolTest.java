@@ -140,7 +140,7 @@ class ToolTest {
         org.fjm2.cli.CliRun both = org.fjm2.cli.CliRun.of("subscribe", "--url", url, "--topic", "t", "--shared",
                 "a", "--durable", "b", "--client-id", "c");
         assertThat(both.exit()).isEqualTo(2);
-        assertThat(both.err()).contains("--shared and --durable");
+        assertThat(both.err()).contains("one subscription has one name");
     }
 
     @Test

@@ -11,7 +11,8 @@ import io.netty.buffer.ByteBuf;
  *  0  uint8   version (1)
  *  1  uint8   type: 1 subscribe, 2 position, 3 unsubscribe, 4 delivered; between stores: 5 definition, 6 removed
  *  2  int64   request id (0: no answer wanted); stores answer with a replay record naming it
- * 10  uint16  client id length, then the client id in UTF-8 (1..{@link #MAX_NAME_BYTES})
+ * 10  uint16  client id length, then the client id in UTF-8 (0..{@link #MAX_NAME_BYTES}; 0: none, a shared
+ *             durable subscription made without one)
  *  n  uint16  subscription name length, then the name in UTF-8 (1..{@link #MAX_NAME_BYTES})
  * subscribe:
  *  m  uint16  topic length, then the topic in UTF-8 (1..{@link #MAX_NAME_BYTES})
@@ -176,7 +177,7 @@ public final class DurableSubscriptionFlyweight {
         type = buffer.getUnsignedByte(pos + TYPE_OFFSET);
         requestId = buffer.getLong(pos + REQUEST_ID_OFFSET);
         pos += CLIENT_ID_OFFSET;
-        clientId = string(buffer, pos, end, 1, MAX_NAME_BYTES, "client id");
+        clientId = string(buffer, pos, end, 0, MAX_NAME_BYTES, "client id");
         pos += 2 + buffer.getUnsignedShort(pos);
         name = string(buffer, pos, end, 1, MAX_NAME_BYTES, "subscription name");
         pos += 2 + buffer.getUnsignedShort(pos);

@@ -10,7 +10,8 @@ import io.netty.buffer.ByteBuf;
  * <pre>
  * body:
  *  0  uint8   version (1)
- *  1  uint8   type: 1 member (join and heartbeat), 2 leave
+ *  1  uint8   type: 1 member (join and heartbeat), 2 leave; of a shared durable subscription (another namespace,
+ *             kept by the stores): 3 member, 4 leave
  *  2  int64   member id (random, unique per consumer)
  * 10  int64   joined, ms since the epoch: from then on a candidate for messages sent while no member is active
  * 18  int64   active from, ms since the epoch: a candidate for every message sent from then on
@@ -30,6 +31,8 @@ public final class SharedMemberFlyweight {
     public static final int VERSION = 1;
     public static final int TYPE_MEMBER = 1;
     public static final int TYPE_LEAVE = 2;
+    public static final int TYPE_DURABLE_MEMBER = 3;
+    public static final int TYPE_DURABLE_LEAVE = 4;
     /** Longest client id, subscription name and topic accepted. */
     public static final int MAX_NAME_BYTES = DurableSubscriptionFlyweight.MAX_NAME_BYTES;
     /** Longest selector accepted. */
@@ -107,7 +110,7 @@ public final class SharedMemberFlyweight {
             throw new MalformedWireException("shared subscription record of an unknown version or too short");
         }
         type = buffer.getUnsignedByte(pos + TYPE_OFFSET);
-        if (type != TYPE_MEMBER && type != TYPE_LEAVE) {
+        if (type < TYPE_MEMBER || type > TYPE_DURABLE_LEAVE) {
             throw new MalformedWireException("shared subscription record of unknown type " + type);
         }
         memberId = buffer.getLong(pos + MEMBER_ID_OFFSET);
@@ -139,6 +142,21 @@ public final class SharedMemberFlyweight {
 
     public int type() {
         return type;
+    }
+
+    /** The member's last word (it leaves). */
+    public boolean leaving() {
+        return type == TYPE_LEAVE || type == TYPE_DURABLE_LEAVE;
+    }
+
+    /** A member of a shared durable subscription. */
+    public boolean durable() {
+        return type >= TYPE_DURABLE_MEMBER;
+    }
+
+    /** The type of a member's record: its heartbeat or its last word, of a durable subscription or not. */
+    public static int type(boolean durable, boolean leaving) {
+        return durable ? (leaving ? TYPE_DURABLE_LEAVE : TYPE_DURABLE_MEMBER) : (leaving ? TYPE_LEAVE : TYPE_MEMBER);
     }
 
     public long memberId() {
