@@ -58,14 +58,23 @@ final class AsyncSends {
             sends.execute(() -> {
                 SessionSends.QuorumWait wait = null;
                 Exception failure = null;
+                Error fatal = null;
                 try {
                     wait = send.run();
                 } catch (JMSException | RuntimeException e) {
                     failure = e;
+                } catch (Error e) {     // the listener hears of it too, rather than never
+                    JMSException failed = new JMSException("asynchronous send failed: " + e);
+                    failed.initCause(e);
+                    failure = failed;
+                    fatal = e instanceof VirtualMachineError ? e : null;
                 }
                 SessionSends.QuorumWait stores = wait;
                 Exception failed = failure;
                 completing.execute(() -> tell(message, listener, stores, failed));
+                if (fatal != null) {
+                    throw fatal;
+                }
             });
         }
     }

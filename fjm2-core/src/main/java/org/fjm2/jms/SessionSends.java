@@ -8,6 +8,8 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageFormatException;
 import org.fjm2.jms.message.Fjm2Message;
 
+import java.util.function.Supplier;
+
 /**
  * A session's sends: checks the send's options, stamps the message's header fields, then hands it to the connection's
  * batcher — or, in a transacted session, encodes it into the transaction ({@link TransactionBuffer}) until commit,
@@ -40,8 +42,8 @@ final class SessionSends {
      * A PERSISTENT message sent whose {@code storeQuorum} acknowledgements are still to come: {@link #await} waits
      * for them, until {@code sendTimeoutMillis} after the send.
      */
-    record QuorumWait(StoreQuorum stores, String description, int producerId, int priority, long sequence,
-                      long sentNanos, long timeoutMillis) {
+    record QuorumWait(StoreQuorum stores, Supplier<String> description, int producerId, int priority,
+                      long sequence, long sentNanos, long timeoutMillis) {
 
         void await() throws JMSException {
             stores.awaitUntil(description, producerId, priority, sequence,
@@ -92,8 +94,9 @@ final class SessionSends {
                         disableMessageId, disableTimestamp);
                 StoreQuorum stores = connection.storeQuorum();
                 if (deliveryMode == DeliveryMode.PERSISTENT && stores.required()) {
-                    wait = new QuorumWait(stores, describe(m, producer, priority, sequence), producer.id, priority,
-                            sequence, System.nanoTime(), connection.settings().sendTimeoutMillis());
+                    Fjm2Message sent = m;     // not touched by the application until the send completes (JMS)
+                    wait = new QuorumWait(stores, () -> describe(sent, producer, priority, sequence), producer.id,
+                            priority, sequence, System.nanoTime(), connection.settings().sendTimeoutMillis());
                 }
             }
         } catch (InterruptedException e) {
@@ -107,8 +110,7 @@ final class SessionSends {
     }
 
     /** The message's id, or where it stands when the producer disabled ids. */
-    private static String describe(Fjm2Message m, ProducerState producer, int priority, long sequence)
-            throws JMSException {
+    private static String describe(Fjm2Message m, ProducerState producer, int priority, long sequence) {
         String id = m.getJMSMessageID();
         return id != null ? id : "of producer " + Integer.toHexString(producer.id) + ", priority " + priority
                 + ", sequence " + sequence;

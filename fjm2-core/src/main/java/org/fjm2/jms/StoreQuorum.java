@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * {@code storeQuorum=N}: what the stores of the group acknowledged of this connection's PERSISTENT messages, and the
@@ -108,48 +109,65 @@ final class StoreQuorum {
      */
     void await(String messageId, int producerId, int priority, long sequence, long timeoutMillis)
             throws JMSException {
-        awaitUntil(messageId, producerId, priority, sequence, System.nanoTime() + timeoutMillis * 1_000_000L,
+        awaitUntil(() -> messageId, producerId, priority, sequence, System.nanoTime() + timeoutMillis * 1_000_000L,
                 timeoutMillis);
     }
 
-    /** The same, until {@code deadline} (System.nanoTime()); {@code timeoutMillis} is what the error names. */
-    void awaitUntil(String messageId, int producerId, int priority, long sequence, long deadline, long timeoutMillis)
-            throws JMSException {
+    /**
+     * The same, until {@code deadline} (System.nanoTime()); {@code timeoutMillis} is what the error names, and
+     * {@code messageId} is asked only for an error (a send that succeeds builds no text).
+     */
+    void awaitUntil(Supplier<String> messageId, int producerId, int priority, long sequence, long deadline,
+                    long timeoutMillis) throws JMSException {
         long key = key(producerId, priority);
         synchronized (this) {
             while (true) {
-                List<String> answered = storesCovering(key, sequence);
-                if (answered.size() >= quorum) {
+                Map<String, List<long[]>> byStore = acknowledged.get(key);
+                if (byStore != null && countCovering(byStore, sequence) >= quorum) {
                     return;
                 }
                 long leftNanos = deadline - System.nanoTime();
                 if (leftNanos <= 0) {
-                    throw noQuorum(messageId, answered, timeoutMillis);
+                    throw noQuorum(messageId.get(), storesCovering(byStore, sequence), timeoutMillis);
                 }
                 try {
                     wait(Math.max(1, leftNanos / 1_000_000L));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new JMSException("interrupted while waiting for storeQuorum=" + quorum
-                            + " acknowledgements of " + messageId);
+                            + " acknowledgements of " + messageId.get());
                 }
             }
         }
     }
 
-    private List<String> storesCovering(long key, long sequence) {
-        List<String> stores = new ArrayList<>();
-        Map<String, List<long[]>> byStore = acknowledged.get(key);
-        if (byStore == null) {
-            return stores;
-        }
-        for (Map.Entry<String, List<long[]>> e : byStore.entrySet()) {
-            for (long[] r : e.getValue()) {
-                if (r[0] <= sequence && sequence <= r[1]) {
-                    stores.add(e.getKey());
-                    break;
-                }
+    private static boolean covers(List<long[]> ranges, long sequence) {
+        for (long[] r : ranges) {
+            if (r[0] <= sequence && sequence <= r[1]) {
+                return true;
             }
+        }
+        return false;
+    }
+
+    private static int countCovering(Map<String, List<long[]>> byStore, long sequence) {
+        int n = 0;
+        for (List<long[]> ranges : byStore.values()) {
+            if (covers(ranges, sequence)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static List<String> storesCovering(Map<String, List<long[]>> byStore, long sequence) {
+        List<String> stores = new ArrayList<>();
+        if (byStore != null) {
+            byStore.forEach((store, ranges) -> {
+                if (covers(ranges, sequence)) {
+                    stores.add(store);
+                }
+            });
         }
         return stores;
     }

@@ -38,7 +38,7 @@ class AsyncSendsTest {
                 Fjm2TextMessage message = new Fjm2TextMessage("m" + i);
                 async.submit(message, recorder(told), () -> {
                     sent.incrementAndGet();
-                    return new SessionSends.QuorumWait(quorum, "m" + sequence, PRODUCER, PRIORITY, sequence,
+                    return new SessionSends.QuorumWait(quorum, () -> "m" + sequence, PRODUCER, PRIORITY, sequence,
                             System.nanoTime(), 20_000);
                 });
             }
@@ -58,7 +58,7 @@ class AsyncSendsTest {
     }
 
     @Test
-    void aSendWithoutQuorumIsToldAtOnceAndAFailedOneInItsTurn() throws Exception {
+    void aSendWithoutQuorumIsToldAtOnceAndAFailedOneInItsTurnEvenByAnError() throws Exception {
         AsyncSends async = new AsyncSends("async-test");
         List<String> told = new CopyOnWriteArrayList<>();
         try {
@@ -66,9 +66,13 @@ class AsyncSendsTest {
             async.submit(new Fjm2TextMessage("m2"), recorder(told), () -> {
                 throw new JMSException("refused");
             });
-            async.submit(new Fjm2TextMessage("m3"), recorder(told), () -> null);
-            Await.untilTrue("every listener told", () -> told.size() == 3, Duration.ofSeconds(10), told::toString);
-            assertThat(told).containsExactly("ok m1", "failed m2: refused", "ok m3");
+            async.submit(new Fjm2TextMessage("m3"), recorder(told), () -> {
+                throw new LinkageError("a class changed under us");    // an Error, not an Exception
+            });
+            async.submit(new Fjm2TextMessage("m4"), recorder(told), () -> null);
+            Await.untilTrue("every listener told", () -> told.size() == 4, Duration.ofSeconds(10), told::toString);
+            assertThat(told).containsExactly("ok m1", "failed m2: refused",
+                    "failed m3: asynchronous send failed: java.lang.LinkageError: a class changed under us", "ok m4");
         } finally {
             async.close(1_000);
         }

@@ -123,8 +123,17 @@ final class AckPublisher extends WorkerThread implements JournalWriter.Durable {
      */
     Map<Run, long[]> ranges(List<Outcome> outcomesInOrder) {
         Map<Run, long[]> ranges = new LinkedHashMap<>();
+        PendingWrite previous = null;
+        long[] previousRange = null;
         for (Outcome o : outcomesInOrder) {
             PendingWrite w = o.write();
+            if (previousRange != null && o.stored() && lastFailed.isEmpty() && w.runStart() == previous.runStart()
+                    && w.stream().equals(previous.stream())) {
+                previousRange[1] = Math.max(previousRange[1], w.sequence()); // the common case: the same run again
+                continue;
+            }
+            previous = null;
+            previousRange = null;
             Run run = new Run(w.stream(), w.runStart());
             if (!o.stored()) {
                 lastFailed.merge(run, w.sequence(), Math::max);
@@ -138,6 +147,10 @@ final class AckPublisher extends WorkerThread implements JournalWriter.Durable {
             Run key = start == w.runStart() ? run : new Run(w.stream(), start);
             long[] range = ranges.computeIfAbsent(key, k -> new long[] {start, w.sequence()});
             range[1] = Math.max(range[1], w.sequence());
+            if (key == run) {
+                previous = w;
+                previousRange = range;
+            }
         }
         return ranges;
     }

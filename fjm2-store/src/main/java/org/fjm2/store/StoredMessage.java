@@ -18,16 +18,60 @@ import java.nio.charset.StandardCharsets;
  * @param storedAtMillis when the store received it (wall clock), for retention
  * @param record         the message record
  */
-public record StoredMessage(long id, int node, long epoch, long storedAtMillis, byte[] record) {
+public final class StoredMessage {
+
+    private final long id;
+    private final int node;
+    private final long epoch;
+    private final long storedAtMillis;
+    private final byte[] record;
+    /**
+     * Decoded once when first asked: the topic is asked per message by the tails, the backlog and every subscription
+     * of the topic (an immutable String: a race only decodes it twice).
+     */
+    private String topic;
+
+    public StoredMessage(long id, int node, long epoch, long storedAtMillis, byte[] record) {
+        this.id = id;
+        this.node = node;
+        this.epoch = epoch;
+        this.storedAtMillis = storedAtMillis;
+        this.record = record;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public int node() {
+        return node;
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    public long storedAtMillis() {
+        return storedAtMillis;
+    }
+
+    public byte[] record() {
+        return record;
+    }
 
     private MessageHeaderFlyweight header() {
         return new MessageHeaderFlyweight().wrap(Unpooled.wrappedBuffer(record), 0);
     }
 
     public String topic() {
-        MessageHeaderFlyweight h = header();
-        ByteBuf buf = Unpooled.wrappedBuffer(record);
-        return buf.toString(h.topicOffset(), h.topicLength(), StandardCharsets.UTF_8);
+        String t = topic;
+        if (t == null) {
+            MessageHeaderFlyweight h = header();
+            ByteBuf buf = Unpooled.wrappedBuffer(record);
+            t = buf.toString(h.topicOffset(), h.topicLength(), StandardCharsets.UTF_8);
+            topic = t;
+        }
+        return t;
     }
 
     public int producerId() {
