@@ -182,11 +182,18 @@ final class DurableSubscriptions {
         ByteBuf record = Unpooled.buffer();
         try {
             DurableSubscriptionFlyweight.writeSubscribe(record, records.id, join.requestId(), subscriber.clientId(), name,
-                    subscriber.topic().name(), selector, noLocal);
+                    subscriber.topic().name(), selector, noLocal, subscriber.shared());
             send(record);
+            String method = subscriber.shared() ? "createSharedDurableConsumer" : "createDurableConsumer";
             if (!join.awaitFirstAnswer(STORE_ANSWER_TIMEOUT_MILLIS)) {
-                throw noStore((subscriber.shared() ? "createSharedDurableConsumer" : "createDurableConsumer")
-                        + " of subscription '" + name + "'");
+                throw noStore(method + " of subscription '" + name + "'");
+            }
+            if (join.otherKind()) {
+                throw new JMSException(method + ": durable subscription '" + name + "'"
+                        + (subscriber.clientId().isEmpty() ? "" : " of client id '" + subscriber.clientId() + "'")
+                        + " is " + (subscriber.shared() ? "an unshared one (createDurableConsumer)"
+                        : "a shared one (createSharedDurableConsumer)") + "; JMS keeps the two kinds apart: "
+                        + "unsubscribe it first, or use another name", "FJM2_DURABLE_KIND");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

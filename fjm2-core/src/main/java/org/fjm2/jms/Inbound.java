@@ -337,7 +337,8 @@ final class Inbound implements ObjectListener {
             return;
         }
         boolean incomplete = (replay.flags() & StoreReplayFlyweight.FLAG_INCOMPLETE) != 0;
-        if (join.replayed(store, messages, replay.last(), incomplete)) {
+        boolean otherKind = (replay.flags() & StoreReplayFlyweight.FLAG_OTHER_KIND) != 0;
+        if (join.replayed(store, messages, replay.last(), incomplete, otherKind)) {
             lateJoins.finished(join);
             if (join.incomplete()) {
                 losses.report(new MessagesLostException(join.target().topic().name(), store, 0, 0, -1,

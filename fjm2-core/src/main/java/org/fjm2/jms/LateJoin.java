@@ -67,6 +67,8 @@ final class LateJoin {
     private boolean done;
     /** The answer said it lacks messages the store no longer held. */
     private boolean incomplete;
+    /** The store keeps the durable subscription as the other kind (shared or not): nothing is replayed. */
+    private boolean otherKind;
     /** The store whose answer is taken (the first to answer); others are ignored. */
     private Integer answeringStore;
 
@@ -89,6 +91,11 @@ final class LateJoin {
 
     private synchronized boolean answered() {
         return answeringStore != null;
+    }
+
+    /** The store's answer says it keeps the durable subscription as the other kind (shared or unshared). */
+    synchronized boolean otherKind() {
+        return otherKind;
     }
 
     /** The store's answer lacked messages it no longer held (known once complete). */
@@ -130,6 +137,12 @@ final class LateJoin {
 
     /** As above; {@code incompleteAnswer}: the store says it lacks messages it no longer held. */
     synchronized boolean replayed(int storeNode, List<Held> messages, boolean last, boolean incompleteAnswer) {
+        return replayed(storeNode, messages, last, incompleteAnswer, false);
+    }
+
+    /** As above; {@code otherKindAnswer}: the store keeps the durable subscription as the other kind. */
+    synchronized boolean replayed(int storeNode, List<Held> messages, boolean last, boolean incompleteAnswer,
+                                  boolean otherKindAnswer) {
         if (done) {
             return true;
         }
@@ -140,6 +153,7 @@ final class LateJoin {
             return false;
         }
         incomplete |= incompleteAnswer;
+        otherKind |= otherKindAnswer;
         replayed.addAll(messages);
         if (last) {
             switchToLive();

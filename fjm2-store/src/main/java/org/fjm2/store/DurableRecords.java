@@ -101,6 +101,12 @@ final class DurableRecords {
                             return;
                         }
                         LOG.info("durable subscription {} on topic '{}' created", request.key(), request.topic());
+                    } else if (s.shared() != request.shared()) {
+                        // JMS: a shared and an unshared durable subscription may not have one client id and name
+                        confirm(request, StoreReplayFlyweight.FLAG_OTHER_KIND);
+                        LOG.info("durable subscription {} is {}: a subscribe as {} is refused", request.key(),
+                                s.shared() ? "shared" : "unshared", request.shared() ? "shared" : "unshared");
+                        return;
                     } else if (!s.sameAs(request.topic(), request.selector(), request.noLocal())) {
                         // JMS: another topic, selector or noLocal makes it a new subscription
                         replace(s, request, ids.newest(), true);
@@ -177,6 +183,7 @@ final class DurableRecords {
         }
         Subscription s = new Subscription(request.key(), ids.allocate(), request.topic(), request.selector(),
                 request.noLocal(), createdAfterId, request.incarnation(), request.createdMillis());
+        s.shared(request.shared());
         if (startsNow) {
             tails.lastSequences(request.topic()).forEach(s::acknowledged);
         }
@@ -191,6 +198,7 @@ final class DurableRecords {
         subscriptions.remove(s);
         s.replace(request.topic(), request.selector(), request.noLocal(), createdAfterId, request.incarnation(),
                 request.createdMillis());
+        s.shared(request.shared());
         if (startsNow) {
             tails.lastSequences(request.topic()).forEach(s::acknowledged);
         }

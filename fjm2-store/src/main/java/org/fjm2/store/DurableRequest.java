@@ -13,6 +13,7 @@ import java.util.List;
  * @param topic         subscribe only
  * @param selector      subscribe only; null: none
  * @param noLocal       subscribe only
+ * @param shared        subscribe and definition: a shared durable subscription (a name kept apart from unshared ones)
  * @param positions     position and delivered only: per producer stream, the last acknowledged (handed) number
  * @param dueMillis     a subscribe is answered from then on ({@link JournalWriter#LATE_JOIN_SETTLE_MILLIS})
  * @param incarnation   subscribe: derived from the requester and request id (alike at every store that hears it);
@@ -20,7 +21,7 @@ import java.util.List;
  * @param createdMillis subscribe: the record's send time; definition and removed: as the record says
  */
 record DurableRequest(int type, int requesterNode, long requestId, SubscriptionKey key, String topic,
-                      String selector, boolean noLocal, List<Position> positions, long dueMillis, long incarnation,
+                      String selector, boolean noLocal, boolean shared, List<Position> positions, long dueMillis, long incarnation,
                       long createdMillis)
         implements JournalTask {
 

@@ -69,7 +69,7 @@ final class ReplaySender {
         BatchHeaderFlyweight.writeEmpty(batch, epoch);
         DurableSubscriptionFlyweight.writeDefinition(batch, StoreReplayFlyweight.STORE_PRODUCER_ID,
                 controlSequence.incrementAndGet(), s.key().clientId(), s.key().name(), s.topic(), s.selector(),
-                s.noLocal(), s.incarnation(), s.createdMillis());
+                s.noLocal(), s.shared(), s.incarnation(), s.createdMillis());
         sendControl(batch, s, "definition");
     }
 

@@ -219,7 +219,7 @@ final class StoreReceiver implements ObjectListener {
         boolean subscribe = durableRecord.type() == DurableSubscriptionFlyweight.TYPE_SUBSCRIBE;
         writer.submit(new DurableRequest(durableRecord.type(), sender, durableRecord.requestId(),
                 new SubscriptionKey(durableRecord.clientId(), durableRecord.name()), durableRecord.topic(),
-                durableRecord.selector(), durableRecord.noLocal(), positions,
+                durableRecord.selector(), durableRecord.noLocal(), durableRecord.shared(), positions,
                 System.currentTimeMillis() + JournalWriter.LATE_JOIN_SETTLE_MILLIS,
                 subscribe ? DurableRequest.incarnationOf(sender, durableRecord.requestId())
                         : durableRecord.incarnation(),

@@ -33,6 +33,8 @@ final class Subscription {
     /** 0: unknown (a subscription journaled before stores named them). */
     private long incarnation;
     private long createdMillis;
+    /** A shared durable subscription (createSharedDurableConsumer): JMS keeps its name apart from unshared ones. */
+    private boolean shared;
     /** When it was removed; 0 while it lives. */
     private long removedMillis;
     private final Map<PositionKey, Long> positions = streamMarks();
@@ -98,6 +100,14 @@ final class Subscription {
 
     boolean noLocal() {
         return noLocal;
+    }
+
+    boolean shared() {
+        return shared;
+    }
+
+    void shared(boolean isShared) {
+        shared = isShared;
     }
 
     long createdAfterId() {

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  *  0  uint8   format (2; 1 lacks the three fields of 10..33)
  *  1  int64   created after journal record id
- *  9  uint8   flags: bit 0 noLocal, bit 1 has a selector
+ *  9  uint8   flags: bit 0 noLocal, bit 1 has a selector, bit 2 shared (createSharedDurableConsumer)
  * 10  int64   incarnation (0: unknown)
  * 18  int64   created, ms since the epoch
  * 26  int64   removed, ms since the epoch (0: it lives; otherwise a tombstone)
@@ -27,6 +27,7 @@ final class SubscriptionRecordCodec {
     static final int FORMAT_WITHOUT_INCARNATION = 1;
     private static final int FLAG_NO_LOCAL = 1;
     private static final int FLAG_SELECTOR = 2;
+    private static final int FLAG_SHARED = 4;
 
     private SubscriptionRecordCodec() {
     }
@@ -34,7 +35,8 @@ final class SubscriptionRecordCodec {
     static byte[] encode(Subscription s) {
         ByteBuf out = Unpooled.buffer();
         out.writeByte(FORMAT).writeLong(s.createdAfterId())
-                .writeByte((s.noLocal() ? FLAG_NO_LOCAL : 0) | (s.selector() != null ? FLAG_SELECTOR : 0))
+                .writeByte((s.noLocal() ? FLAG_NO_LOCAL : 0) | (s.selector() != null ? FLAG_SELECTOR : 0)
+                        | (s.shared() ? FLAG_SHARED : 0))
                 .writeLong(s.incarnation()).writeLong(s.createdMillis()).writeLong(s.removedMillis());
         writeString(out, s.key().clientId());
         writeString(out, s.key().name());
@@ -71,6 +73,7 @@ final class SubscriptionRecordCodec {
                     (flags & FLAG_SELECTOR) != 0 ? selector : null, (flags & FLAG_NO_LOCAL) != 0, createdAfter,
                     incarnation, createdMillis);
             s.removedAt(removedMillis);
+            s.shared((flags & FLAG_SHARED) != 0);
             int count = in.readInt();
             if (count < 0 || (long) count * 21 != in.readableBytes()) {
                 throw new IllegalArgumentException("journal record " + journalId + ": subscription with " + count

@@ -75,6 +75,7 @@ class DurableBacklogTest {
     @Test
     void theSubscriptionAndItsLastPositionSurviveAReopenAndUnsubscribeRemovesIt() throws Exception {
         Subscription s = new Subscription(new SubscriptionKey("client", "name"), 7, "orders", "a = 1", true, 6);
+        s.shared(true);
         try (StoreJournal journal = StoreJournal.open(dir)) {
             journal.addSubscription(s);
             s.acknowledged(new PositionKey(11L, 2, 4), 5);
@@ -91,6 +92,7 @@ class DurableBacklogTest {
             assertThat(back.topic()).isEqualTo("orders");
             assertThat(back.selector()).isEqualTo("a = 1");
             assertThat(back.noLocal()).isTrue();
+            assertThat(back.shared()).isTrue();
             assertThat(back.createdAfterId()).isEqualTo(6);
             assertThat(back.positions()).containsEntry(new PositionKey(11L, 2, 4), 9L)
                     .containsEntry(new PositionKey(12L, 3, 9), 1L).hasSize(2);

@@ -161,22 +161,39 @@ class SharedDurableSubscriptionTest {
     }
 
     @Test
-    void aSharedAndAnUnsharedDurableSubscriptionOfOneNameCannotBeActiveInOneConnection() throws Exception {
+    void aSharedAndAnUnsharedDurableSubscriptionCannotHaveOneNameEvenAcrossProcessesAndStoreRestarts()
+            throws Exception {
         String group = TestGroups.url("");
-        try (Fjm2Store store = Fjm2Store.start(StoreSettings.of(group, dir.resolve("a")));
+        Path data = dir.resolve("a");
+        try (Fjm2Store store = Fjm2Store.start(StoreSettings.of(group, data));
              Connection c = connect(group)) {
             c.setClientID("crew");
             Session s = c.createSession();
             Topic t = s.createTopic("jobs");
             MessageConsumer shared = s.createSharedDurableConsumer(t, "workers");
             MessageConsumer second = s.createSharedDurableConsumer(t, "workers");
-            assertThatThrownBy(() -> s.createDurableConsumer(t, "workers")).isInstanceOf(JMSException.class)
-                    .hasMessageContaining("active consumer");
+            assertThatThrownBy(() -> s.createDurableConsumer(t, "workers")).as("in the same connection")
+                    .isInstanceOf(JMSException.class).hasMessageContaining("active consumer");
             assertThatThrownBy(() -> s.createSharedDurableConsumer(s.createTopic("other"), "workers"))
                     .isInstanceOf(JMSException.class).hasMessageContaining("same topic and selector");
             shared.close();
             second.close();
-            s.createDurableConsumer(t, "workers").close();
+            s.createDurableConsumer(t, "audit").close();
+        }
+        // Another connection (as another process would), with the store restarted in between: the store says.
+        try (Fjm2Store store = Fjm2Store.start(StoreSettings.of(group, data));
+             Connection c = connect(group)) {
+            c.setClientID("crew");
+            Session s = c.createSession();
+            Topic t = s.createTopic("jobs");
+            assertThatThrownBy(() -> s.createDurableConsumer(t, "workers")).isInstanceOf(JMSException.class)
+                    .hasMessageContaining("is a shared one (createSharedDurableConsumer)");
+            assertThatThrownBy(() -> s.createSharedDurableConsumer(t, "audit")).isInstanceOf(JMSException.class)
+                    .hasMessageContaining("is an unshared one (createDurableConsumer)");
+            s.createSharedDurableConsumer(t, "workers").close();    // each of its own kind still works
+            s.createDurableConsumer(t, "audit").close();
+            s.unsubscribe("workers");
+            s.createDurableConsumer(t, "workers").close();          // the name is free once unsubscribed
             assertThat(store.counters().messagesStored.sum()).isZero();
         }
     }

@@ -17,7 +17,7 @@ import io.netty.buffer.ByteBuf;
  * subscribe:
  *  m  uint16  topic length, then the topic in UTF-8 (1..{@link #MAX_NAME_BYTES})
  *  k  uint16  selector length, then the selector in UTF-8 (0: none; at most {@link #MAX_SELECTOR_BYTES})
- * k+2 uint8   flags: bit 0 noLocal
+ * k+2 uint8   flags: bit 0 noLocal, bit 1 shared (createSharedDurableConsumer: a name kept apart from unshared ones)
  * position:
  *  m  int32   entry count (0..{@link #MAX_POSITION_ENTRIES}), then entries of {@link #POSITION_ENTRY_LENGTH} bytes:
  *             int64 publisher epoch, int32 producer id, uint8 priority, int64 last acknowledged sequence
@@ -42,6 +42,7 @@ public final class DurableSubscriptionFlyweight {
     public static final int TYPE_DEFINITION = 5;
     public static final int TYPE_REMOVED = 6;
     public static final int FLAG_NO_LOCAL = 1;
+    public static final int FLAG_SHARED = 2;
     /** Longest client id, subscription name and topic accepted. */
     public static final int MAX_NAME_BYTES = 1024;
     /** Longest selector accepted. */
@@ -86,24 +87,28 @@ public final class DurableSubscriptionFlyweight {
     }
 
     public static void writeSubscribe(ByteBuf out, int producerId, long requestId, String clientId, String name,
-                                      String topic, String selector, boolean noLocal) {
+                                      String topic, String selector, boolean noLocal, boolean shared) {
         int start = begin(out, producerId, TYPE_SUBSCRIBE, requestId, clientId, name);
         WireWriter.writeShortString(out, topic);
         WireWriter.writeShortString(out, selector == null ? "" : selector);
-        out.writeByte(noLocal ? FLAG_NO_LOCAL : 0);
+        out.writeByte(flags(noLocal, shared));
         ControlRecords.endRecord(out, start);
     }
 
     /** A store's record of a subscription it keeps, numbered {@code sequence} by the store. */
     public static void writeDefinition(ByteBuf out, int producerId, long sequence, String clientId, String name,
-                                       String topic, String selector, boolean noLocal, long incarnation,
-                                       long createdMillis) {
+                                       String topic, String selector, boolean noLocal, boolean shared,
+                                       long incarnation, long createdMillis) {
         int start = begin(out, producerId, sequence, TYPE_DEFINITION, 0, clientId, name);
         WireWriter.writeShortString(out, topic);
         WireWriter.writeShortString(out, selector == null ? "" : selector);
-        out.writeByte(noLocal ? FLAG_NO_LOCAL : 0);
+        out.writeByte(flags(noLocal, shared));
         out.writeLong(incarnation).writeLong(createdMillis);
         ControlRecords.endRecord(out, start);
+    }
+
+    private static int flags(boolean noLocal, boolean shared) {
+        return (noLocal ? FLAG_NO_LOCAL : 0) | (shared ? FLAG_SHARED : 0);
     }
 
     /** A store's record of a subscription removed (unsubscribed or replaced), numbered {@code sequence}. */
@@ -280,6 +285,11 @@ public final class DurableSubscriptionFlyweight {
     /** Subscribe and definition only. */
     public boolean noLocal() {
         return (flags & FLAG_NO_LOCAL) != 0;
+    }
+
+    /** Subscribe and definition: a shared durable subscription. */
+    public boolean shared() {
+        return (flags & FLAG_SHARED) != 0;
     }
 
     /** Position and delivered only. */

@@ -43,6 +43,11 @@ public final class StoreReplayFlyweight {
     public static final int FLAG_UNKNOWN_SUBSCRIPTION = 2;
     /** The answer to a durable subscribe lacks messages the store no longer held (retention or its memory bound). */
     public static final int FLAG_INCOMPLETE = 4;
+    /**
+     * The answer to a durable subscribe: the store keeps the subscription of that client id and name as the other
+     * kind (shared when asked unshared, or the other way round); JMS keeps the two apart, so nothing is replayed.
+     */
+    public static final int FLAG_OTHER_KIND = 8;
     /** An entry's flag: the durable subscriber it goes to was handed the message before (JMSRedelivered). */
     public static final int ENTRY_REDELIVERED = 1;
     /**

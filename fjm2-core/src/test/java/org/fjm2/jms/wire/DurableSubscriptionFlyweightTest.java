@@ -17,7 +17,7 @@ class DurableSubscriptionFlyweightTest {
     @Test
     void subscribePositionAndUnsubscribeReadBack() throws Exception {
         ByteBuf b = Unpooled.buffer();
-        DurableSubscriptionFlyweight.writeSubscribe(b, 3, 42, "client", "name", "orders", "a > 1", true);
+        DurableSubscriptionFlyweight.writeSubscribe(b, 3, 42, "client", "name", "orders", "a > 1", true, false);
         DurableSubscriptionFlyweight d = read(b);
         assertThat(d.type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_SUBSCRIBE);
         assertThat(d.requestId()).isEqualTo(42);
@@ -26,12 +26,15 @@ class DurableSubscriptionFlyweightTest {
         assertThat(d.topic()).isEqualTo("orders");
         assertThat(d.selector()).isEqualTo("a > 1");
         assertThat(d.noLocal()).isTrue();
+        assertThat(d.shared()).isFalse();
 
         b = Unpooled.buffer();
-        DurableSubscriptionFlyweight.writeSubscribe(b, 3, 0, "client", "name", "orders", null, false);
+        DurableSubscriptionFlyweight.writeSubscribe(b, 3, 0, "", "name", "orders", null, false, true);
         d = read(b);
+        assertThat(d.clientId()).as("a shared durable subscription may have no client id").isEmpty();
         assertThat(d.selector()).isNull();
         assertThat(d.noLocal()).isFalse();
+        assertThat(d.shared()).isTrue();
 
         b = Unpooled.buffer();
         int start = DurableSubscriptionFlyweight.beginPosition(b, 3, 7, "client", "name");
@@ -82,8 +85,8 @@ class DurableSubscriptionFlyweightTest {
     @Test
     void aStoresDefinitionAndRemovedRecordsReadBack() throws Exception {
         ByteBuf b = Unpooled.buffer();
-        DurableSubscriptionFlyweight.writeDefinition(b, 2, 43, "client", "name", "orders", "a > 1", true, -7L,
-                1_700_000_000_123L);
+        DurableSubscriptionFlyweight.writeDefinition(b, 2, 43, "client", "name", "orders", "a > 1", true, true,
+                -7L, 1_700_000_000_123L);
         assertThat(new MessageHeaderFlyweight().wrap(b, 0).sequence()).as("numbered by the store").isEqualTo(43);
         DurableSubscriptionFlyweight d = read(b);
         assertThat(d.type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_DEFINITION);
@@ -91,6 +94,7 @@ class DurableSubscriptionFlyweightTest {
         assertThat(d.topic()).isEqualTo("orders");
         assertThat(d.selector()).isEqualTo("a > 1");
         assertThat(d.noLocal()).isTrue();
+        assertThat(d.shared()).isTrue();
         assertThat(d.incarnation()).isEqualTo(-7L);
         assertThat(d.createdMillis()).isEqualTo(1_700_000_000_123L);
 
@@ -103,14 +107,14 @@ class DurableSubscriptionFlyweightTest {
         assertThat(d.createdMillis()).isEqualTo(5L);
 
         ByteBuf subscribe = Unpooled.buffer();
-        DurableSubscriptionFlyweight.writeSubscribe(subscribe, 3, 42, "client", "name", "orders", null, false);
+        DurableSubscriptionFlyweight.writeSubscribe(subscribe, 3, 42, "client", "name", "orders", null, false, false);
         assertThat(read(subscribe).incarnation()).as("a subscribe carries none").isZero();
         assertThat(read(subscribe).sentMillis()).isCloseTo(System.currentTimeMillis(),
                 org.assertj.core.api.Assertions.within(60_000L));
 
         ByteBuf shortDefinition = Unpooled.buffer();
         DurableSubscriptionFlyweight.writeDefinition(shortDefinition, 2, 45, "client", "name", "orders", null, false,
-                1, 2);
+                false, 1, 2);
         ByteBuf cut = shortDefinition.copy(0, shortDefinition.writerIndex() - 1);
         cut.setInt(MessageHeaderFlyweight.RECORD_LENGTH_OFFSET, cut.writerIndex());
         assertThatThrownBy(() -> read(cut)).isInstanceOf(MalformedWireException.class)
