@@ -282,7 +282,7 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
             durableSubscriptions.claim(name);
             DurableSubscriptions.Subscriber subscriber = new DurableSubscriptions.Subscriber(
                     durableSubscriptions.sharedClientId(), name, group.topic(),
-                    durableSubscriptions.newJoin(group, name), group.storePosition, true);
+                    durableSubscriptions.newJoin(group, name), group.storePosition(), true);
             group.startStoreJoin(subscriber);
             return subscriber;
         }

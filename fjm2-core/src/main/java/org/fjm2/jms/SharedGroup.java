@@ -2,7 +2,6 @@ package org.fjm2.jms;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * answer, then live messages, are routed like live ones ({@link LateJoin.Target}). A message sent while no member
  * was joined (kept by the stores for the subscription) goes to the member that joined first. Every member keeps a
  * copy of every message it knows unacknowledged, its own included, and tells the stores, per producer stream, the
- * last number below the oldest of them ({@link #storePosition}); the stores keep the furthest any member said. So a
+ * last number below the oldest of them ({@link SharedStoreSide}); the stores keep the furthest any member said. So a
  * member that joins later, or all members' return after all of them died, finds at the stores every message a member
  * had not acknowledged.
  */
@@ -107,20 +106,8 @@ final class SharedGroup implements LateJoin.Target {
     private Fjm2Message lastRouted;
     private Fjm2MessageConsumer lastOwner;
 
-    // ------------------------------------------------------------------ durable only
-    /** The stores' answer the first member here waits for; live messages are held by it until the switch. */
-    private volatile LateJoin storeJoin;
-    /** The last live message held for the switch (the fan-out asks once per member here). Guarded by holdLock. */
-    private Fjm2Message lastHeld;
-    private final Object holdLock = new Object();
-    /** After the switch: per stream the last number the stores' answer brought (live ones up to it came before). */
-    private Map<LateJoin.Stream, Long> replayedThrough = Map.of();
-    /** Per stream the newest number heard of the topic. */
-    private final Map<DurablePosition.Stream, Long> newest = DurablePosition.streamMarks();
-    /** What the stores are told: per stream the last number below every message a member has not acknowledged. */
-    final DurablePosition storePosition = new DurablePosition();
-    /** This group as the stores' subscriber (set by the first member here); null while not durable or not yet. */
-    private volatile DurableSubscriptions.Subscriber storeSubscriber;
+    /** A durable one's side facing the stores; null when not durable. */
+    private final SharedStoreSide stores;
 
     SharedGroup(Key key, Fjm2Topic topic, SelectorFilter selector, int maxMembers, int maxHeldCopies) {
         this.key = key;
@@ -128,6 +115,7 @@ final class SharedGroup implements LateJoin.Target {
         this.selector = selector;
         this.maxMembers = maxMembers;
         this.maxHeldCopies = maxHeldCopies;
+        this.stores = key.durable() ? new SharedStoreSide() : null;
     }
 
     // ------------------------------------------------------------------ members of this connection
@@ -147,8 +135,9 @@ final class SharedGroup implements LateJoin.Target {
     synchronized boolean leaveLocal(Member m, long nowMillis) {
         trim(m);
         boolean last = localMembers().size() == 1;
-        if (last && key.durable()) {
+        if (last && stores != null) {
             advanceStorePosition();
+            stores.close();     // what it had open leaves with it below: not acknowledged for that
         }
         m.untilMillis = nowMillis;
         depart(m, "closed");
@@ -239,9 +228,7 @@ final class SharedGroup implements LateJoin.Target {
                 trim(m);
             }
         }
-        if (key.durable()) {
-            advanceStorePosition();
-        }
+        advanceStorePosition();
     }
 
     /**
@@ -261,17 +248,8 @@ final class SharedGroup implements LateJoin.Target {
      * it waits until a member here is active). Called by the fan-out for each consumer of the topic; decides once.
      */
     Fjm2MessageConsumer route(Fjm2Message message) {
-        LateJoin join = storeJoin;
-        if (join != null) {
-            synchronized (holdLock) {   // not under this: the switch holds the join's lock and routes under this
-                if (message == lastHeld) {
-                    return null;
-                }
-                if (join.holdLive(message.copy(), 0)) {
-                    lastHeld = message;
-                    return null;
-                }
-            }
+        if (stores != null && stores.holdForSwitch(message)) {   // not under this: see SharedStoreSide
+            return null;
         }
         return routeLive(message);
     }
@@ -282,7 +260,7 @@ final class SharedGroup implements LateJoin.Target {
         }
         lastRouted = message;
         lastOwner = null;
-        if (key.durable() && !heardNew(message)) {
+        if (stores != null && !stores.heardNew(message)) {
             return null;
         }
         if (selector != null && !selector.matches(message)) {
@@ -310,13 +288,17 @@ final class SharedGroup implements LateJoin.Target {
      * switch (then they, and the stores' answer, come through {@link #acceptJoined}).
      */
     void startStoreJoin(DurableSubscriptions.Subscriber subscriber) {
-        storeSubscriber = subscriber;
-        storeJoin = subscriber.join();
+        stores.start(subscriber);
     }
 
     /** The stores' subscriber of this group, or null (not durable, or no member here subscribed yet). */
     DurableSubscriptions.Subscriber storeSubscriber() {
-        return storeSubscriber;
+        return stores == null ? null : stores.subscriber();
+    }
+
+    /** What the position records of a durable one say (null when not durable). */
+    DurablePosition storePosition() {
+        return stores == null ? null : stores.position;
     }
 
     @Override
@@ -335,7 +317,7 @@ final class SharedGroup implements LateJoin.Target {
      */
     @Override
     public synchronized void acceptJoined(Fjm2Message message, long deliveryTime) {
-        if (!heardNew(message) || (selector != null && !selector.matches(message))) {
+        if (!stores.heardNew(message) || (selector != null && !selector.matches(message))) {
             return;
         }
         if (joining(Long.MAX_VALUE, System.currentTimeMillis())) {
@@ -350,21 +332,7 @@ final class SharedGroup implements LateJoin.Target {
 
     @Override
     public synchronized void joined(Map<LateJoin.Stream, Long> replayed) {
-        replayedThrough = replayed;
-        storeJoin = null;
-    }
-
-    /**
-     * Notes the message's number as the newest of its stream; false when the stores' answer brought it already (it
-     * reached them before this connection).
-     */
-    private boolean heardNew(Fjm2Message message) {
-        Long replayed = replayedThrough.get(LateJoin.Stream.of(message));
-        if (replayed != null && message.originSequence() <= replayed) {
-            return false;
-        }
-        newest.merge(DurablePosition.Stream.of(message), message.originSequence(), Math::max);
-        return true;
+        stores.switched(replayed);
     }
 
     /**
@@ -372,24 +340,18 @@ final class SharedGroup implements LateJoin.Target {
      * a member has not acknowledged (as far as this connection knows: its copies, and those waiting here).
      */
     synchronized void advanceStorePosition() {
-        if (!key.durable() || storeJoin != null) {
+        if (stores == null) {
             return;
         }
-        Map<DurablePosition.Stream, Long> oldestOpen = new HashMap<>();
+        List<Fjm2Message> open = new ArrayList<>(waiting);
         for (Member m : members.values()) {
             for (Fjm2Message copy : m.owned) {
                 if (!m.acknowledged(copy)) {
-                    oldestOpen.merge(DurablePosition.Stream.of(copy), copy.originSequence(), Math::min);
+                    open.add(copy);
                 }
             }
         }
-        for (Fjm2Message copy : waiting) {
-            oldestOpen.merge(DurablePosition.Stream.of(copy), copy.originSequence(), Math::min);
-        }
-        for (Map.Entry<DurablePosition.Stream, Long> e : newest.entrySet()) {
-            Long open = oldestOpen.get(e.getKey());
-            storePosition.moveForward(e.getKey(), open == null ? e.getValue() : Math.min(e.getValue(), open - 1));
-        }
+        stores.advance(open);
     }
 
     /**
