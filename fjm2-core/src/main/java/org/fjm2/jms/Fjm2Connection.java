@@ -255,8 +255,16 @@ public final class Fjm2Connection implements jakarta.jms.Connection, TopicConnec
         }
         SharedGroup group = sharedSubscriptions.group(clientIdentity.idOrNull(), name, topic, selector, durable);
         DurableSubscriptions.Subscriber subscriber = durable ? subscribeFirstMember(group) : null;
-        Fjm2MessageConsumer consumer = sessions.addConsumer(session, topic, selector, false, null, group,
-                subscriptions);
+        Fjm2MessageConsumer consumer;
+        try {
+            consumer = sessions.addConsumer(session, topic, selector, false, null, group, subscriptions);
+        } catch (RuntimeException e) {
+            if (subscriber != null) {
+                group.abandonStoreJoin();   // the next member here subscribes afresh
+                durableSubscriptions.release(subscriber);
+            }
+            throw e;
+        }
         if (subscriber != null) {
             try {
                 durableSubscriptions.subscribe(subscriber, selector == null ? null : selector.text(), false);

@@ -291,6 +291,11 @@ final class SharedGroup implements LateJoin.Target {
         stores.start(subscriber);
     }
 
+    /** The first member here could not be made: nothing is held, and the next one subscribes afresh. */
+    void abandonStoreJoin() {
+        stores.reset();
+    }
+
     /** The stores' subscriber of this group, or null (not durable, or no member here subscribed yet). */
     DurableSubscriptions.Subscriber storeSubscriber() {
         return stores == null ? null : stores.subscriber();

@@ -42,6 +42,12 @@ final class SharedStoreSide {
         join = storeSubscriber.join();
     }
 
+    /** The first member's subscribe did not happen: no hold, no subscriber. */
+    void reset() {
+        join = null;
+        subscriber = null;
+    }
+
     DurableSubscriptions.Subscriber subscriber() {
         return subscriber;
     }
