@@ -350,9 +350,6 @@ public final class Fjm2Session implements Session, TopicSession {
         }
         Fjm2Topic fjm2Topic = Destinations.toTopic(topic);
         connection.checkConsumable(fjm2Topic);
-        if (name != null) {
-            DurableSubscriptions.checkName(name);
-        }
         return connection.registerSharedConsumer(this, fjm2Topic, name, SelectorFilter.parse(selector), true);
     }
 

@@ -127,20 +127,11 @@ final class LateJoin {
 
     /**
      * On the receive thread: messages of one answer record of {@code storeNode} (oldest first); with {@code last}
-     * the answer is complete and the consumer switches.
+     * the answer is complete and the consumer switches. {@code incompleteAnswer}: the store says it lacks messages it
+     * no longer held; {@code otherKindAnswer}: it keeps the durable subscription as the other kind (shared or not).
      *
      * @return true when the join is over (the caller forgets it)
      */
-    synchronized boolean replayed(int storeNode, List<Held> messages, boolean last) {
-        return replayed(storeNode, messages, last, false);
-    }
-
-    /** As above; {@code incompleteAnswer}: the store says it lacks messages it no longer held. */
-    synchronized boolean replayed(int storeNode, List<Held> messages, boolean last, boolean incompleteAnswer) {
-        return replayed(storeNode, messages, last, incompleteAnswer, false);
-    }
-
-    /** As above; {@code otherKindAnswer}: the store keeps the durable subscription as the other kind. */
     synchronized boolean replayed(int storeNode, List<Held> messages, boolean last, boolean incompleteAnswer,
                                   boolean otherKindAnswer) {
         if (done) {

@@ -10,6 +10,7 @@ import jakarta.jms.Session;
 import org.fjm2.jms.Fjm2ConnectionFactory;
 import org.fjm2.testkit.Await;
 import org.fjm2.testkit.ChildJvm;
+import org.fjm2.testkit.Receipts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,11 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A shared durable subscription with members in two processes, a store, and kill -9 (issue 17): one member killed
@@ -32,7 +30,6 @@ import java.util.regex.Pattern;
  */
 class SharedDurableKillTest {
 
-    private static final Pattern GOT = Pattern.compile("GOT (\\d+) (true|false);");
     private static final int MESSAGES = 4_000;
     private static final int KILL_AT = 1_500;
     private static final int RATE = 2_000;
@@ -43,19 +40,6 @@ class SharedDurableKillTest {
 
     @TempDir
     Path dir;
-
-    /** A member's receipts: message -> redelivered flag of each copy. */
-    private static Map<Integer, List<Boolean>> parse(String... outputs) {
-        Map<Integer, List<Boolean>> got = new TreeMap<>();
-        for (String output : outputs) {
-            Matcher m = GOT.matcher(output);
-            while (m.find()) {
-                got.computeIfAbsent(Integer.parseInt(m.group(1)), k -> new ArrayList<>())
-                        .add(Boolean.parseBoolean(m.group(2)));
-            }
-        }
-        return got;
-    }
 
     @Test
     void killedMembersLoseNothingAndTheNextMemberGetsWhatNoneAcknowledged() throws Exception {
@@ -79,11 +63,11 @@ class SharedDurableKillTest {
                 LockSupport.parkNanos(start + i * (TimeUnit.SECONDS.toNanos(1) / RATE) - System.nanoTime());
                 LateJoinTest.send(ps, producer, i);
             }
-            boolean all = Await.until(() -> parse(doomed.output(), survivor.output()).size() == MESSAGES,
+            boolean all = Await.until(() -> Receipts.parse(doomed.output(), survivor.output()).size() == MESSAGES,
                     Duration.ofSeconds(30));
-            Map<Integer, List<Boolean>> dead = parse(doomed.output());
-            Map<Integer, List<Boolean>> living = parse(survivor.output());
-            Map<Integer, List<Boolean>> union = parse(doomed.output(), survivor.output());
+            Map<Integer, List<Boolean>> dead = Receipts.parse(doomed.output());
+            Map<Integer, List<Boolean>> living = Receipts.parse(survivor.output());
+            Map<Integer, List<Boolean>> union = Receipts.parse(doomed.output(), survivor.output());
             System.out.printf("shared durable subscription, one of two members killed after %,d of %,d messages: "
                     + "the killed one got %,d, the other %,d; %,d flagged redelivered%n", KILL_AT, MESSAGES,
                     dead.size(), living.size(), union.values().stream().filter(c -> c.contains(true)).count());
@@ -112,7 +96,7 @@ class SharedDurableKillTest {
                 LateJoinTest.send(ps, producer, i);
             }
             DurableSubscriptionTest.awaitStored(store, total);
-            Map<Integer, List<Boolean>> before = parse(doomed.output(), survivor.output());
+            Map<Integer, List<Boolean>> before = Receipts.parse(doomed.output(), survivor.output());
             try (Connection next = new Fjm2ConnectionFactory(group).createConnection()) {
                 Session s = next.createSession();
                 MessageConsumer c = s.createSharedDurableConsumer(s.createTopic(topic), "crew");

@@ -10,8 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
@@ -20,6 +18,7 @@ import jakarta.jms.Session;
 import org.fjm2.jms.Fjm2ConnectionFactory;
 import org.fjm2.testkit.Await;
 import org.fjm2.testkit.ChildJvm;
+import org.fjm2.testkit.Receipts;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,21 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 class SharedSubscriptionKillTest {
 
-    private static final Pattern GOT = Pattern.compile("GOT (\\d+) (true|false)");
     private static final int MESSAGES = 6_000;
     private static final int KILL_AT = 2_000;
     private static final int RATE = 3_000;
-
-    /** A member's receipts: message -> redelivered flag of each copy. */
-    private static Map<Integer, List<Boolean>> parse(String output) {
-        Map<Integer, List<Boolean>> got = new ConcurrentHashMap<>();
-        Matcher m = GOT.matcher(output);
-        while (m.find()) {
-            got.computeIfAbsent(Integer.parseInt(m.group(1)), k -> new ArrayList<>())
-                    .add(Boolean.parseBoolean(m.group(2)));
-        }
-        return got;
-    }
 
     @Test
     void aMemberKilledMidStreamLeavesItsUnacknowledgedShareToTheLiving() throws Exception {
@@ -81,10 +68,11 @@ class SharedSubscriptionKillTest {
                 m.setIntProperty("seq", i);
                 producer.send(m);
             }
-            boolean all = Await.until(() -> union(parse(doomed.output()), parse(survivor.output()), here).size()
+            boolean all = Await.until(() -> union(Receipts.parse(doomed.output()), Receipts.parse(survivor.output()),
+                    here).size()
                     == MESSAGES, Duration.ofSeconds(30));
-            Map<Integer, List<Boolean>> dead = parse(doomed.output());
-            Map<Integer, List<Boolean>> living = parse(survivor.output());
+            Map<Integer, List<Boolean>> dead = Receipts.parse(doomed.output());
+            Map<Integer, List<Boolean>> living = Receipts.parse(survivor.output());
             Map<Integer, List<Boolean>> union = union(dead, living, here);
             System.out.printf("shared subscription, one of three members killed after %,d of %,d messages: the "
                     + "killed one got %,d, the other process %,d, this one %,d; %,d of them flagged redelivered%n",
