@@ -49,6 +49,8 @@ final class DurableSubscriptions {
     static final long REPLAY_TIMEOUT_MILLIS = 30_000;
     /** Acknowledged positions go to the stores at most this often. */
     static final long POSITION_FLUSH_MILLIS = 50;
+    private static final long HOLD_REFRESH_NANOS =
+            TimeUnit.MILLISECONDS.toNanos(DurableSubscriptionFlyweight.HOLD_REFRESH_MILLIS);
     /** How to run a store, for the error without one. */
     static final String HOW_TO_RUN_A_STORE = "run one on the group (bin/fjm2 store --url URL --data DIR)";
 
@@ -72,7 +74,12 @@ final class DurableSubscriptions {
     private final Set<String> claimed = ConcurrentHashMap.newKeySet();
     /** The active subscriber of each subscription name of this connection (whose positions the timer sends). */
     private final Map<String, Subscriber> active = new ConcurrentHashMap<>();
-    /** Requests (unsubscribe, a closing subscriber's position) waiting for a store's answer, by request id. */
+    /**
+     * When this connection last told the stores that it holds each active subscription (its subscribe or held
+     * record; System.nanoTime()): the timer says so again every {@link DurableSubscriptionFlyweight#HOLD_REFRESH_MILLIS}.
+     */
+    private final Map<String, Long> lastSaid = new ConcurrentHashMap<>();
+    /** Requests (unsubscribe, a closing subscriber's release) waiting for a store's answer, by request id. */
     private final Map<Long, CompletableFuture<Integer>> confirmations = new ConcurrentHashMap<>();
     /** Random start: an answer to an earlier connection with the same node id does not match ours. */
     private final AtomicLong nextRequestId = new AtomicLong(new SecureRandom().nextLong() >>> 1);
@@ -153,10 +160,24 @@ final class DurableSubscriptions {
         claimed.remove(name);
     }
 
-    /** A subscriber whose creation failed: the name is free again. */
+    /**
+     * A subscriber whose creation failed: the name is free again, and a store that took its subscribe record does not
+     * count this connection as holding the subscription (best effort: it would for at most
+     * {@link DurableSubscriptionFlyweight#HOLD_TIMEOUT_MILLIS}).
+     */
     void release(Subscriber subscriber) {
         active.remove(subscriber.name(), subscriber);
         answers.finished(subscriber.join());
+        if (lastSaid.remove(subscriber.name()) != null) {
+            ByteBuf record = holdRecord(subscriber, false, 0);
+            try {
+                send(record);
+            } catch (JMSException e) {
+                LOG.debug("durable subscription '{}': release not sent ({})", subscriber.name(), e.getMessage());
+            } finally {
+                record.release();
+            }
+        }
         claimed.remove(subscriber.name());
     }
 
@@ -184,6 +205,7 @@ final class DurableSubscriptions {
             DurableSubscriptionFlyweight.writeSubscribe(record, records.id, join.requestId(), subscriber.clientId(), name,
                     subscriber.topic().name(), selector, noLocal, subscriber.shared());
             send(record);
+            lastSaid.put(name, System.nanoTime());
             String method = subscriber.shared() ? "createSharedDurableConsumer" : "createDurableConsumer";
             if (!join.awaitFirstAnswer(STORE_ANSWER_TIMEOUT_MILLIS)) {
                 throw noStore(method + " of subscription '" + name + "'");
@@ -220,6 +242,12 @@ final class DurableSubscriptions {
         try {
             DurableSubscriptionFlyweight.writeUnsubscribe(record, records.id, requestId, id, name);
             int flags = request(requestId, record, "unsubscribe('" + name + "')");
+            if ((flags & StoreReplayFlyweight.FLAG_HELD_ELSEWHERE) != 0) {
+                throw new IllegalStateException("unsubscribe('" + name + "'): the durable subscription has an active "
+                        + "consumer in another connection (or had one that stopped less than "
+                        + DurableSubscriptionFlyweight.HOLD_TIMEOUT_MILLIS + " ms ago without closing); close it "
+                        + "first");
+            }
             if ((flags & StoreReplayFlyweight.FLAG_UNKNOWN_SUBSCRIPTION) != 0) {
                 throw new InvalidDestinationException("unsubscribe('" + name + "'): client id '" + id + "' has no "
                         + "durable subscription of that name");
@@ -230,9 +258,9 @@ final class DurableSubscriptions {
     }
 
     /**
-     * A durable subscriber closed: what it acknowledged goes to the stores, and its close waits (at most
-     * {@link #STORE_ANSWER_TIMEOUT_MILLIS}) until a store took it, so that its return, from any connection, starts
-     * after it. Then the name is free.
+     * A durable subscriber closed: what it acknowledged goes to the stores, then its release, and its close waits (at
+     * most {@link #STORE_ANSWER_TIMEOUT_MILLIS}) until a store took them, so that its return, or an unsubscribe, from
+     * any connection, comes after them. Then the name is free.
      */
     void closed(Subscriber subscriber) {
         String name = subscriber.name();
@@ -248,25 +276,23 @@ final class DurableSubscriptions {
 
     /**
      * Sends the whole position, not only what moved: a record of the timer sent just before may still be on its way,
-     * and the store's answer to this one (same producer, so taken after it) says that both arrived.
+     * and the store's answer to the release after it (same producer, so taken after them) says that all arrived.
      */
     private void flushClosing(Subscriber subscriber) {
         String name = subscriber.name();
         answers.finished(subscriber.join());
         long requestId = nextRequestId.incrementAndGet();
-        List<ByteBuf> positionRecords = List.of();
+        List<ByteBuf> positionRecords = new ArrayList<>();
         CompletableFuture<Integer> answer = new CompletableFuture<>();
         try {
             synchronized (flushLock) { // not between the timer's take and send: ours would overtake its record
                 Map<DurablePosition.Stream, Long> handed = subscriber.position().takeHandedBeyondAcknowledged(true);
                 Map<DurablePosition.Stream, Long> all = subscriber.position().takeAll();
-                if (all.isEmpty() && handed.isEmpty()) {
-                    return; // nothing was ever handed over, so nothing was sent
-                }
-                positionRecords = new ArrayList<>(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED,
-                        subscriber, handed, 0));
-                positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, subscriber, all,
-                        requestId));
+                positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED, subscriber, handed,
+                        0));
+                positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, subscriber, all, 0));
+                positionRecords.add(holdRecord(subscriber, false, requestId));
+                lastSaid.remove(name);
                 confirmations.put(requestId, answer);
                 for (ByteBuf r : positionRecords) {
                     send(r);
@@ -315,16 +341,22 @@ final class DurableSubscriptions {
     }
 
     private void flushPositionsLocked() {
+        long now = System.nanoTime();
         for (Subscriber subscriber : active.values()) {
             DurablePosition position = subscriber.position();
             Map<DurablePosition.Stream, Long> moved = position.takeChanged();
             Map<DurablePosition.Stream, Long> handed = position.takeHandedBeyondAcknowledged(false);
-            if (moved.isEmpty() && handed.isEmpty()) {
-                continue;
-            }
             List<ByteBuf> positionRecords = new ArrayList<>(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED,
                     subscriber, handed, 0));
             positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, subscriber, moved, 0));
+            Long said = lastSaid.get(subscriber.name());
+            if (said == null || now - said >= HOLD_REFRESH_NANOS) {
+                positionRecords.add(holdRecord(subscriber, true, 0));
+                lastSaid.put(subscriber.name(), now);
+            }
+            if (positionRecords.isEmpty()) {
+                continue;
+            }
             try {
                 for (ByteBuf r : positionRecords) {
                     send(r);
@@ -362,6 +394,14 @@ final class DurableSubscriptions {
             out.add(record);
         }
         return out;
+    }
+
+    /** A held (still active here) or released (closed) record of the subscriber. */
+    private ByteBuf holdRecord(Subscriber subscriber, boolean held, long requestId) {
+        ByteBuf record = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeHold(record, records.id, held, requestId, subscriber.clientId(),
+                subscriber.name());
+        return record;
     }
 
     /** Sends a record and waits for a store's answer; its flags. */

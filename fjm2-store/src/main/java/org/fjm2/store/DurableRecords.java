@@ -37,6 +37,20 @@ final class DurableRecords {
     private final long startedAfterId;
     /** Returning durable subscribers, answered once due (the same settle time as late joins). */
     private final ArrayDeque<DurableRequest> returning = new ArrayDeque<>();
+    /**
+     * Unsubscribes that came before this store could know every connection holding a subscription (within
+     * {@link #HOLDERS_KNOWN_AFTER_MILLIS} of its start): decided then, as the stores that ran before decide.
+     */
+    private final ArrayDeque<DurableRequest> earlyUnsubscribes = new ArrayDeque<>();
+    /**
+     * From its start, a store has heard every connection that holds a subscription after this long (each says so
+     * every {@link DurableSubscriptionFlyweight#HOLD_REFRESH_MILLIS}), within the 2 s an unsubscribe waits for an
+     * answer.
+     */
+    static final long HOLDERS_KNOWN_AFTER_MILLIS = DurableSubscriptionFlyweight.HOLD_REFRESH_MILLIS + 500;
+    private final long holdersKnownMillis;
+    /** Unsubscribes held until then at most (more are not answered: their senders' waits fail, nothing is removed). */
+    static final int MAX_EARLY_UNSUBSCRIBES = 1024;
 
     DurableRecords(StoreJournal journal, DurableSubscriptions subscriptions, DurableBacklog backlog, TopicTails tails,
                    ReplaySender replays, JournalIds ids) {
@@ -47,11 +61,13 @@ final class DurableRecords {
         this.replays = replays;
         this.ids = ids;
         this.startedAfterId = ids.newest();
+        this.holdersKnownMillis = System.currentTimeMillis() + HOLDERS_KNOWN_AFTER_MILLIS;
     }
 
     /** When the next returning subscriber is due; Long.MAX_VALUE when none waits. */
     long nextDueMillis() {
-        return returning.isEmpty() ? Long.MAX_VALUE : returning.peekFirst().dueMillis();
+        long due = returning.isEmpty() ? Long.MAX_VALUE : returning.peekFirst().dueMillis();
+        return earlyUnsubscribes.isEmpty() ? due : Math.min(due, holdersKnownMillis);
     }
 
     /**
@@ -117,6 +133,7 @@ final class DurableRecords {
                         journal.updateSubscription(s);
                     }
                     s.returning(System.currentTimeMillis(), CRASH_HANDED_MARGIN_MILLIS);
+                    s.holders().held(request.requesterNode(), System.currentTimeMillis());
                     returning.addLast(request);
                 }
                 case DurableSubscriptionFlyweight.TYPE_DEFINITION -> learn(request, s);
@@ -135,8 +152,20 @@ final class DurableRecords {
                     for (DurableRequest.Position p : request.positions()) {
                         s.acknowledged(p.stream(), p.sequence());
                     }
-                    s.heard(System.currentTimeMillis(), request.requestId() != 0); // a close asks for an answer
+                    s.heard(System.currentTimeMillis(), false);
                     journal.updateSubscription(s);
+                    confirm(request, 0);
+                }
+                case DurableSubscriptionFlyweight.TYPE_HELD -> {
+                    if (s != null) {
+                        s.holders().held(request.requesterNode(), System.currentTimeMillis());
+                    }
+                }
+                case DurableSubscriptionFlyweight.TYPE_RELEASED -> {
+                    if (s != null) {
+                        s.holders().released(request.requesterNode());
+                        s.heard(System.currentTimeMillis(), true); // a close, not a crash
+                    }
                     confirm(request, 0);
                 }
                 case DurableSubscriptionFlyweight.TYPE_DELIVERED -> {
@@ -148,13 +177,7 @@ final class DurableRecords {
                     }
                 }
                 case DurableSubscriptionFlyweight.TYPE_UNSUBSCRIBE -> {
-                    if (s == null) {
-                        confirm(request, StoreReplayFlyweight.FLAG_UNKNOWN_SUBSCRIPTION);
-                        return;
-                    }
-                    bury(s);
-                    LOG.info("durable subscription {} removed (unsubscribe)", request.key());
-                    confirm(request, 0);
+                    unsubscribe(request, s);
                 }
                 default -> { }
             }
@@ -163,6 +186,31 @@ final class DurableRecords {
         } catch (Exception e) {
             LOG.error("could not journal durable subscription {}: {}; not answered", request.key(), e.toString());
         }
+    }
+
+    private void unsubscribe(DurableRequest request, Subscription s) throws Exception {
+        long now = System.currentTimeMillis();
+        if (now < holdersKnownMillis) {
+            if (earlyUnsubscribes.size() < MAX_EARLY_UNSUBSCRIBES) {
+                earlyUnsubscribes.addLast(request);
+            }
+            return;
+        }
+        if (s == null) {
+            confirm(request, StoreReplayFlyweight.FLAG_UNKNOWN_SUBSCRIPTION);
+            return;
+        }
+        Integer holder = s.holders().heldByOtherThan(request.requesterNode(), now);
+        if (holder != null) {
+            LOG.info("unsubscribe of durable subscription {} by node {} refused: node {} holds it",
+                    request.key(), Integer.toUnsignedString(request.requesterNode()),
+                    Integer.toUnsignedString(holder));
+            confirm(request, StoreReplayFlyweight.FLAG_HELD_ELSEWHERE);
+            return;
+        }
+        bury(s);
+        LOG.info("durable subscription {} removed (unsubscribe)", request.key());
+        confirm(request, 0);
     }
 
     /**
@@ -254,6 +302,9 @@ final class DurableRecords {
     /** Returning durable subscribers whose settle time passed: their pending messages, oldest first. */
     void answerReturning() throws InterruptedException {
         long now = System.currentTimeMillis();
+        while (!earlyUnsubscribes.isEmpty() && holdersKnownMillis <= now) {
+            apply(earlyUnsubscribes.removeFirst());
+        }
         while (!returning.isEmpty() && returning.peekFirst().dueMillis() <= now) {
             DurableRequest request = returning.removeFirst();
             Subscription s = subscriptions.get(request.key());

@@ -52,6 +52,8 @@ final class Subscription {
      */
     private long lastHeardMillis;
     private boolean closedCleanly = true;
+    /** The connections with an active consumer of it (in memory only). */
+    private final SubscriptionHolders holders = new SubscriptionHolders();
     /** For the answer to the current return: messages stored up to then count as handed before (a crash). */
     private long handedUpToMillis = Long.MIN_VALUE;
 
@@ -208,6 +210,10 @@ final class Subscription {
         handedUpToMillis = closedCleanly ? Long.MIN_VALUE : lastHeardMillis + crashMarginMillis;
         closedCleanly = false;
         lastHeardMillis = nowMillis;
+    }
+
+    SubscriptionHolders holders() {
+        return holders;
     }
 
     /** A record of the subscriber arrived; {@code closing}: the last one of a session that closes. */

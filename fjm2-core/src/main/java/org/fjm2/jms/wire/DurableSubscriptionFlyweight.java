@@ -9,7 +9,8 @@ import io.netty.buffer.ByteBuf;
  * <pre>
  * body:
  *  0  uint8   version (1)
- *  1  uint8   type: 1 subscribe, 2 position, 3 unsubscribe, 4 delivered; between stores: 5 definition, 6 removed
+ *  1  uint8   type: 1 subscribe, 2 position, 3 unsubscribe, 4 delivered, 7 held, 8 released; between stores:
+ *             5 definition, 6 removed
  *  2  int64   request id (0: no answer wanted); stores answer with a replay record naming it
  * 10  uint16  client id length, then the client id in UTF-8 (0..{@link #MAX_NAME_BYTES}; 0: none, a shared
  *             durable subscription made without one)
@@ -23,7 +24,7 @@ import io.netty.buffer.ByteBuf;
  *             int64 publisher epoch, int32 producer id, uint8 priority, int64 last acknowledged sequence
  * delivered: as position, each entry's sequence the last one handed to the application (acknowledged or not):
  *             what a store replays at or below it is flagged redelivered
- * unsubscribe: nothing more
+ * unsubscribe, held, released: nothing more
  * definition (a store tells its peers a subscription it keeps): as subscribe, then
  *  j  int64   incarnation (the same at every store: derived from the subscribe record that made it)
  * j+8 int64   created, ms since the epoch (that subscribe record's send time)
@@ -41,6 +42,20 @@ public final class DurableSubscriptionFlyweight {
     public static final int TYPE_DELIVERED = 4;
     public static final int TYPE_DEFINITION = 5;
     public static final int TYPE_REMOVED = 6;
+    /**
+     * A consumer of the sending connection still holds the subscription (every {@link #HOLD_REFRESH_MILLIS}): the
+     * stores refuse an unsubscribe from another connection while it does.
+     */
+    public static final int TYPE_HELD = 7;
+    /** The sending connection's consumer of the subscription closed (with a request id: the close waits for it). */
+    public static final int TYPE_RELEASED = 8;
+    /** A connection holding a subscription says so this often (a held record; its subscribe counts as the first). */
+    public static final long HOLD_REFRESH_MILLIS = 1_000;
+    /**
+     * A store counts a connection as holding a subscription until this long after its last record of it, unless it
+     * released it: a crashed holder blocks an unsubscribe elsewhere for at most this long.
+     */
+    public static final long HOLD_TIMEOUT_MILLIS = 3_500;
     public static final int FLAG_NO_LOCAL = 1;
     public static final int FLAG_SHARED = 2;
     /** Longest client id, subscription name and topic accepted. */
@@ -123,6 +138,13 @@ public final class DurableSubscriptionFlyweight {
         ControlRecords.endRecord(out, begin(out, producerId, TYPE_UNSUBSCRIBE, requestId, clientId, name));
     }
 
+    /** {@link #TYPE_HELD} (still held) or {@link #TYPE_RELEASED} (closed), the body ending after the name. */
+    public static void writeHold(ByteBuf out, int producerId, boolean held, long requestId, String clientId,
+                                 String name) {
+        ControlRecords.endRecord(out, begin(out, producerId, held ? TYPE_HELD : TYPE_RELEASED, requestId, clientId,
+                name));
+    }
+
     /** Begins a position record; {@link #writePositionEntry} then {@link #endPosition} with the count. */
     public static int beginPosition(ByteBuf out, int producerId, long requestId, String clientId, String name) {
         return beginEntries(out, producerId, TYPE_POSITION, requestId, clientId, name);
@@ -202,10 +224,10 @@ public final class DurableSubscriptionFlyweight {
             case TYPE_DEFINITION -> readIncarnation(buffer, readDefinition(buffer, pos, end), end, "definition");
             case TYPE_REMOVED -> readIncarnation(buffer, pos, end, "removed");
             case TYPE_POSITION, TYPE_DELIVERED -> entries.wrap(buffer, pos, end, MAX_POSITION_ENTRIES);
-            case TYPE_UNSUBSCRIBE -> {
+            case TYPE_UNSUBSCRIBE, TYPE_HELD, TYPE_RELEASED -> {
                 if (pos != end) {
-                    throw new MalformedWireException("durable unsubscribe record has " + (end - pos)
-                            + " bytes too many");
+                    throw new MalformedWireException("durable record of type " + type + " has " + (end - pos)
+                            + " bytes after the name");
                 }
             }
             default -> throw new MalformedWireException("durable subscription record of unknown type " + type);

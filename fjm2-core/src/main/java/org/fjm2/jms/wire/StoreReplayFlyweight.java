@@ -21,7 +21,8 @@ import java.nio.charset.StandardCharsets;
  *  9  int32   requester's node id
  * 13  uint16  store name length, then the name in UTF-8
  *  n  uint8   flags: bit 0 the last record of this answer; bit 1 (durable) no such subscription; bit 2 (durable)
- *             messages the subscription had not consumed were no longer held
+ *             messages the subscription had not consumed were no longer held; bit 3 (durable) the subscription is
+ *             of the other kind (shared / unshared); bit 4 (unsubscribe) another connection holds it
  * n+1 int32   entry count
  * n+5         entries: int32 publisher node id, int64 publisher epoch, uint8 entry flags (bit 0: the subscriber
  *             was handed this message before: redelivered), int32 length, then the message record of that length
@@ -48,6 +49,11 @@ public final class StoreReplayFlyweight {
      * kind (shared when asked unshared, or the other way round); JMS keeps the two apart, so nothing is replayed.
      */
     public static final int FLAG_OTHER_KIND = 8;
+    /**
+     * The answer to an unsubscribe: another connection holds the subscription (a consumer of it is active there, or
+     * was within {@link DurableSubscriptionFlyweight#HOLD_TIMEOUT_MILLIS} and did not close): nothing was removed.
+     */
+    public static final int FLAG_HELD_ELSEWHERE = 16;
     /** An entry's flag: the durable subscriber it goes to was handed the message before (JMSRedelivered). */
     public static final int ENTRY_REDELIVERED = 1;
     /**

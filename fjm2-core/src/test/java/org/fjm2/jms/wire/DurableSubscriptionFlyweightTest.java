@@ -70,6 +70,24 @@ class DurableSubscriptionFlyweightTest {
         DurableSubscriptionFlyweight.writeUnsubscribe(b, 3, 8, "client", "name");
         assertThat(read(b).type()).isEqualTo(DurableSubscriptionFlyweight.TYPE_UNSUBSCRIBE);
 
+        b = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeHold(b, 3, true, 0, "client", "name");
+        d = read(b);
+        assertThat(d.type()).as("still held").isEqualTo(DurableSubscriptionFlyweight.TYPE_HELD);
+        assertThat(d.name()).isEqualTo("name");
+        b = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeHold(b, 3, false, 12, "", "name");
+        d = read(b);
+        assertThat(d.type()).as("released by a close").isEqualTo(DurableSubscriptionFlyweight.TYPE_RELEASED);
+        assertThat(d.requestId()).isEqualTo(12);
+        assertThat(d.clientId()).isEmpty();
+        ByteBuf longer = Unpooled.buffer();
+        DurableSubscriptionFlyweight.writeHold(longer, 3, true, 0, "client", "name");
+        longer.writeByte(0);
+        longer.setInt(MessageHeaderFlyweight.RECORD_LENGTH_OFFSET, longer.writerIndex());
+        assertThatThrownBy(() -> read(longer)).isInstanceOf(MalformedWireException.class)
+                .hasMessageContaining("1 bytes after the name");
+
         b = Unpooled.buffer(); // a store's copy of a position for a peer catching up: numbered by the store
         start = DurableSubscriptionFlyweight.beginNumberedEntries(b, 2, 41,
                 DurableSubscriptionFlyweight.TYPE_POSITION, "client", "name");
