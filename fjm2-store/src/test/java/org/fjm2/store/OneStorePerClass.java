@@ -13,7 +13,7 @@ import java.nio.file.Path;
 abstract class OneStorePerClass {
 
     /** How long a receive that must find nothing waits. */
-    static final long NOTHING_MILLIS = 500;
+    static final long NOTHING_MILLIS = 300;
     /** How long a receive that must find a message waits at most. */
     static final long SOME_MILLIS = 5_000;
 
