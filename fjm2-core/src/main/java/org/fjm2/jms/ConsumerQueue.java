@@ -125,6 +125,16 @@ final class ConsumerQueue {
         }
     }
 
+    /** The next message or null, none while delivery is paused (connection stopped): a sibling's borrow. */
+    Fjm2Message pollIfDelivering() {
+        lock.lock();
+        try {
+            return closed || paused || count == 0 ? null : take();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The next message or null, ignoring the pause (the listener dispatcher keeps its own). */
     Fjm2Message pollNow() {
         lock.lock();

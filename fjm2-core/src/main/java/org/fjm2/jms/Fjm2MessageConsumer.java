@@ -27,6 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscriber {
 
+    /**
+     * A shared subscription's consumer waiting in receive looks this often at the queues of the other members of its
+     * connection (a message queued for one that does not ask is taken by one that does).
+     */
+    static final long BORROW_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
     private static final Logger LOG = LoggerFactory.getLogger(Fjm2MessageConsumer.class);
 
     private final Fjm2Session session;
@@ -131,6 +137,16 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
         if (sharedMember != null && !closed) {
             sharedMember.position.acknowledged(message);
         }
+    }
+
+    /**
+     * Whether another consumer of this connection may take a message queued for this one when its own queue is empty
+     * (a shared subscription's member): only while this one has no listener and its session acknowledges on delivery,
+     * so that the message, acknowledged as this member's at once, never lets this member's acknowledged position pass
+     * one of its messages still unacknowledged.
+     */
+    boolean lendsOnReceive() {
+        return !closed && listener == null && session.acknowledgesOnDelivery();
     }
 
     /** The late join this consumer starts with, or null. */
@@ -306,10 +322,25 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
             throw new IllegalStateException("this consumer has a MessageListener; receive() is not allowed");
         }
         long deadline = System.nanoTime() + Math.max(timeoutNanos, 0);
+        boolean mayBorrow = sharedGroup != null && session.acknowledgesOnDelivery();
         try {
             while (true) {
                 long remaining = timeoutNanos < 0 ? -1 : Math.max(0, deadline - System.nanoTime());
-                Fjm2Message m = queue.poll(remaining);
+                boolean borrows = mayBorrow && sharedGroup.localMemberCount() > 1;
+                Fjm2MessageConsumer deliveredFor = this;
+                Fjm2Message m;
+                if (borrows) {
+                    SharedGroup.Borrowed borrowed = queue.size() == 0 ? sharedGroup.borrowFor(this) : null;
+                    m = borrowed != null ? borrowed.message()
+                            : queue.poll(remaining < 0 ? BORROW_CHECK_NANOS : Math.min(remaining, BORROW_CHECK_NANOS));
+                    if (borrowed != null) {
+                        deliveredFor = borrowed.owner();
+                    } else if (m == null && (remaining < 0 || remaining > BORROW_CHECK_NANOS) && !closed) {
+                        continue;
+                    }
+                } else {
+                    m = queue.poll(remaining);
+                }
                 if (m == null) {
                     return null;
                 }
@@ -317,7 +348,8 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
                     session.connection().counters().messagesExpired.increment();
                     continue;
                 }
-                session.delivered(this, m);
+                // a borrowed message is the owner's: its acknowledgement (now, on delivery) moves the owner's share
+                session.delivered(deliveredFor, m);
                 return m;
             }
         } catch (InterruptedException e) {

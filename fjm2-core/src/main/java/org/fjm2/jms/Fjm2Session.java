@@ -189,6 +189,11 @@ public final class Fjm2Session implements Session, TopicSession {
         acknowledgements.returnedToApplication(consumer, message);
     }
 
+    /** AUTO_ACKNOWLEDGE or DUPS_OK_ACKNOWLEDGE: a message is acknowledged as it is handed to the application. */
+    boolean acknowledgesOnDelivery() {
+        return !acknowledgements.keepsDelivered();
+    }
+
     /** The listener thread (started on first use). */
     ListenerDispatcher dispatcher() {
         return listeners.dispatcher();

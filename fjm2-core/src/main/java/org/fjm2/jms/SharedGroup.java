@@ -97,6 +97,7 @@ final class SharedGroup implements LateJoin.Target {
     private final int maxMembers;
     private final int maxHeldCopies;
     private final Map<Long, Member> members = new LinkedHashMap<>();
+    private volatile int localMemberCount;
     /** Messages received while a member here was not yet active: decided once it is. */
     private final List<Fjm2Message> waiting = new ArrayList<>();
     private int heldCopies;
@@ -123,7 +124,13 @@ final class SharedGroup implements LateJoin.Target {
     synchronized Member joinLocal(long id, Fjm2MessageConsumer consumer, long nowMillis, long nowNanos) {
         Member m = new Member(id, nowMillis, nowMillis + SharedSubscriptions.JOIN_DELAY_MILLIS, consumer, nowNanos);
         members.put(id, m);
+        localMemberCount++;
         return m;
+    }
+
+    /** Members of this connection (read without the lock: whether its consumers may borrow from each other). */
+    int localMemberCount() {
+        return localMemberCount;
     }
 
     /**
@@ -141,6 +148,7 @@ final class SharedGroup implements LateJoin.Target {
         }
         m.untilMillis = nowMillis;
         depart(m, "closed");
+        localMemberCount--;
         return last;
     }
 
@@ -161,6 +169,29 @@ final class SharedGroup implements LateJoin.Target {
             }
         }
         return out;
+    }
+
+    /** A message a consumer here takes from the queue of another member here, and that member's consumer. */
+    record Borrowed(Fjm2MessageConsumer owner, Fjm2Message message) {
+    }
+
+    /**
+     * For a consumer here whose queue is empty: the next message queued for another member here that lends on
+     * receive ({@link Fjm2MessageConsumer#lendsOnReceive}), or null. Consumers of one connection so compete for what
+     * the connection's members own (JMS: a message goes to whichever consumer asks), while the members elsewhere
+     * still see each message owned, and acknowledged, by the member it was hashed to.
+     */
+    Borrowed borrowFor(Fjm2MessageConsumer taker) {
+        for (Member m : localMembers()) {
+            Fjm2MessageConsumer owner = m.consumer;
+            if (owner != taker && owner.lendsOnReceive()) {
+                Fjm2Message message = owner.queue().pollIfDelivering();
+                if (message != null) {
+                    return new Borrowed(owner, message);
+                }
+            }
+        }
+        return null;
     }
 
     // ------------------------------------------------------------------ what other members say

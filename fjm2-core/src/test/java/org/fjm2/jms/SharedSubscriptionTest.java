@@ -135,6 +135,46 @@ class SharedSubscriptionTest {
         }
     }
 
+    /**
+     * JMS: a message goes to whichever consumer asks. Of two consumers of one connection only one receives; it takes
+     * the other's share too (borrowing from its queue), while a member in another connection gets its own. What it
+     * borrowed is acknowledged as the other's: when the idle one closes, nothing of its share comes again anywhere
+     * (without that, its whole share would be redelivered to the others as unacknowledged).
+     */
+    @Test
+    void aConsumerThatAsksTakesWhatIsQueuedForAnIdleOneOfItsConnection() throws Exception {
+        String url = InMem.newUrl();
+        int count = 1_500;
+        Tally tally = new Tally();
+        try (Connection pub = InMem.connect(url); Connection x = InMem.connect(url); Connection y = InMem.connect(url)) {
+            Session ps = pub.createSession();
+            Topic topic = ps.createTopic("borrow");
+            Session xs = x.createSession();
+            MessageConsumer asking = xs.createSharedConsumer(topic, "pool");
+            MessageConsumer idle = x.createSession().createSharedConsumer(topic, "pool");
+            listen(y.createSession().createSharedConsumer(topic, "pool"), tally);
+            x.start();
+            publishWhileActive(ps, topic, 0, count);
+            AtomicInteger asked = tally.member();
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (tally.times.size() < count && System.nanoTime() < deadline) {
+                Message m = asking.receive(100);
+                if (m != null) {
+                    tally.got(m, asked);
+                }
+            }
+            assertThat(tally.times.size()).as("every message reached a member").isEqualTo(count);
+            assertThat(asked.get()).as("the asking consumer took the idle one's share too").isGreaterThan(count / 2);
+            idle.close();
+            Thread.sleep(SharedSubscriptions.MEMBER_TIMEOUT_MILLIS);
+            for (Message m; (m = asking.receive(50)) != null; ) {
+                tally.got(m, asked);
+            }
+            assertThat(tally.deliveries()).as("deliveries after the idle consumer closed (%s redelivered)",
+                    tally.redelivered.keySet().size()).isEqualTo(count);
+        }
+    }
+
     @Test
     void aMemberThatClosesMidStreamLeavesNoMessageBehind() throws Exception {
         String url = InMem.newUrl();

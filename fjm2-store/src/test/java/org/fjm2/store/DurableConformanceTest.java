@@ -391,10 +391,7 @@ class DurableConformanceTest extends OneStorePerClass {
         }
     }
 
-    /**
-     * The message one of two shared consumers gets (polling both), the other getting nothing: FJM2 gives each
-     * message to one consumer by rendezvous hashing, also between consumers of one session.
-     */
+    /** The message one of two shared consumers gets (polling both), the other getting nothing. */
     private static String receiveFromEither(MessageConsumer a, MessageConsumer b) throws JMSException {
         long deadline = System.nanoTime() + SOME_MILLIS * 1_000_000;
         while (System.nanoTime() < deadline) {
@@ -409,33 +406,12 @@ class DurableConformanceTest extends OneStorePerClass {
         return null;
     }
 
-    @Test
-    void sharedConsumersOfOneSessionEachMessageToExactlyOne() throws Exception {
-        try (Connection c = plain()) {
-            Session s = c.createSession();
-            Topic t = s.createTopic("conf.shared");
-            MessageConsumer one = s.createSharedConsumer(t, "shared");
-            MessageConsumer two = s.createSharedConsumer(t, "shared", null);
-            c.start();
-            send(s, t, "m1");
-            assertThat(receiveFromEither(one, two)).isEqualTo("m1");
-            send(s, t, "m2");
-            assertThat(receiveFromEither(one, two)).isEqualTo("m2");
-            one.close();
-            two.close();
-        }
-    }
-
     /**
-     * The TCK's createSharedConsumerTopicTest1 expects a message to reach whichever shared consumer calls receive
-     * (the first consumer gets the first message, the second the second). FJM2 decides each message's consumer when
-     * it arrives (rendezvous hashing, so that consumers in other processes decide alike without a broker), also
-     * between consumers of one connection: an idle consumer's share waits for it. Consumers of one connection
-     * competing for what the connection owns is the change this needs (issue 17, what remains).
+     * The TCK's createSharedConsumerTopicTest1: a message reaches whichever shared consumer of the session calls
+     * receive (the first consumer gets the first message, the second the second), although FJM2 hashes each message
+     * to one member: consumers of one connection that acknowledge on delivery borrow from each other's queues.
      */
     @Test
-    @org.junit.jupiter.api.Disabled("FJM2 hashes each message to one shared consumer, also within a connection: "
-            + "consumers of one connection do not compete yet (issue 17)")
     void sharedConsumersOfOneSessionEachGetAMessageWhicheverAsksFirst() throws Exception {
         try (Connection c = plain()) {
             Session s = c.createSession();
