@@ -330,7 +330,8 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
                 Fjm2MessageConsumer deliveredFor = this;
                 Fjm2Message m;
                 if (borrows) {
-                    SharedGroup.Borrowed borrowed = queue.size() == 0 ? sharedGroup.borrowFor(this) : null;
+                    // not once closing: a receive in progress then returns null and takes nothing
+                    SharedGroup.Borrowed borrowed = !closed && queue.size() == 0 ? sharedGroup.borrowFor(this) : null;
                     m = borrowed != null ? borrowed.message()
                             : queue.poll(remaining < 0 ? BORROW_CHECK_NANOS : Math.min(remaining, BORROW_CHECK_NANOS));
                     if (borrowed != null) {
