@@ -50,9 +50,38 @@ class ClassDataArchiveIT {
     private static String run(ProcessBuilder b) throws Exception {
         Process p = b.redirectErrorStream(true).start();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p));
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("launcher finished").isTrue();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            String threads = threadDumps(p);
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError("the launcher did not finish within 120 s; its output:\n"
+                    + out.get(10, TimeUnit.SECONDS) + "\nits JVM's threads:\n" + threads);
+        }
         assertThat(p.exitValue()).as(out.get(10, TimeUnit.SECONDS)).isZero();
         return out.get(10, TimeUnit.SECONDS);
+    }
+
+    /** The thread dump of every JVM the launcher started (for a run that hangs). */
+    private static String threadDumps(Process launcher) {
+        StringBuilder dumps = new StringBuilder();
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        List<ProcessHandle> processes = new ArrayList<>(launcher.descendants().toList());
+        processes.add(launcher.toHandle());
+        for (ProcessHandle h : processes) {
+            try {
+                Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(h.pid()), "Thread.print")
+                        .redirectErrorStream(true).start();
+                CompletableFuture<String> text = CompletableFuture.supplyAsync(() -> read(dump));
+                if (dump.waitFor(20, TimeUnit.SECONDS)) {
+                    dumps.append("pid ").append(h.pid()).append(":\n").append(text.get(5, TimeUnit.SECONDS));
+                } else {
+                    dump.destroyForcibly();
+                }
+            } catch (Exception e) {
+                dumps.append("pid ").append(h.pid()).append(": no dump (").append(e).append(")\n");
+            }
+        }
+        return dumps.toString();
     }
 
     private List<Path> files() throws IOException {
