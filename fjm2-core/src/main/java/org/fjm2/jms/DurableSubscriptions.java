@@ -288,9 +288,7 @@ final class DurableSubscriptions {
             synchronized (flushLock) { // not between the timer's take and send: ours would overtake its record
                 Map<DurablePosition.Stream, Long> handed = subscriber.position().takeHandedBeyondAcknowledged(true);
                 Map<DurablePosition.Stream, Long> all = subscriber.position().takeAll();
-                positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED, subscriber, handed,
-                        0));
-                positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, subscriber, all, 0));
+                positionRecords.addAll(positionRecords(subscriber, handed, all));
                 positionRecords.add(holdRecord(subscriber, false, requestId));
                 lastSaid.remove(name);
                 confirmations.put(requestId, answer);
@@ -346,9 +344,7 @@ final class DurableSubscriptions {
             DurablePosition position = subscriber.position();
             Map<DurablePosition.Stream, Long> moved = position.takeChanged();
             Map<DurablePosition.Stream, Long> handed = position.takeHandedBeyondAcknowledged(false);
-            List<ByteBuf> positionRecords = new ArrayList<>(encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED,
-                    subscriber, handed, 0));
-            positionRecords.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, subscriber, moved, 0));
+            List<ByteBuf> positionRecords = positionRecords(subscriber, handed, moved);
             Long said = lastSaid.get(subscriber.name());
             if (said == null || now - said >= HOLD_REFRESH_NANOS) {
                 positionRecords.add(holdRecord(subscriber, true, 0));
@@ -371,20 +367,28 @@ final class DurableSubscriptions {
     }
 
     /**
-     * Position (or delivered) records of at most {@link DurableSubscriptionFlyweight#MAX_POSITION_ENTRIES} streams
-     * each, the last one carrying {@code requestId}; none for no streams.
+     * The delivered records of the streams handed further than acknowledged, then the position records of
+     * {@code acknowledged} (none for no streams): the store flags what it replays at or below a delivered number.
      */
-    private List<ByteBuf> encodeEntries(int type, Subscriber subscriber, Map<DurablePosition.Stream, Long> moved,
-                                        long requestId) {
+    private List<ByteBuf> positionRecords(Subscriber subscriber, Map<DurablePosition.Stream, Long> handed,
+                                          Map<DurablePosition.Stream, Long> acknowledged) {
+        List<ByteBuf> out = encodeEntries(DurableSubscriptionFlyweight.TYPE_DELIVERED, subscriber, handed);
+        out.addAll(encodeEntries(DurableSubscriptionFlyweight.TYPE_POSITION, subscriber, acknowledged));
+        return out;
+    }
+
+    /**
+     * Position (or delivered) records of at most {@link DurableSubscriptionFlyweight#MAX_POSITION_ENTRIES} streams
+     * each; none for no streams.
+     */
+    private List<ByteBuf> encodeEntries(int type, Subscriber subscriber, Map<DurablePosition.Stream, Long> moved) {
         List<ByteBuf> out = new ArrayList<>();
         List<Map.Entry<DurablePosition.Stream, Long>> entries = new ArrayList<>(moved.entrySet());
-        // A request wants a record to answer, even an empty one.
-        int limit = requestId != 0 && entries.isEmpty() ? 1 : entries.size();
-        for (int from = 0; from < limit; from += DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES) {
+        for (int from = 0; from < entries.size(); from += DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES) {
             int to = Math.min(entries.size(), from + DurableSubscriptionFlyweight.MAX_POSITION_ENTRIES);
             ByteBuf record = Unpooled.buffer();
-            int start = DurableSubscriptionFlyweight.beginEntries(record, records.id, type,
-                    to == entries.size() ? requestId : 0, subscriber.clientId(), subscriber.name());
+            int start = DurableSubscriptionFlyweight.beginEntries(record, records.id, type, 0, subscriber.clientId(),
+                    subscriber.name());
             for (Map.Entry<DurablePosition.Stream, Long> e : entries.subList(from, to)) {
                 DurablePosition.Stream s = e.getKey();
                 DurableSubscriptionFlyweight.writePositionEntry(record, s.epoch(), s.producer(), s.priority(),

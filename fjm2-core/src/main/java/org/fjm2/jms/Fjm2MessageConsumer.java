@@ -329,14 +329,16 @@ public final class Fjm2MessageConsumer implements MessageConsumer, TopicSubscrib
                 boolean borrows = mayBorrow && sharedGroup.localMemberCount() > 1;
                 Fjm2MessageConsumer deliveredFor = this;
                 Fjm2Message m;
-                if (borrows) {
-                    // not once closing: a receive in progress then returns null and takes nothing
-                    SharedGroup.Borrowed borrowed = !closed && queue.size() == 0 ? sharedGroup.borrowFor(this) : null;
-                    m = borrowed != null ? borrowed.message()
-                            : queue.poll(remaining < 0 ? BORROW_CHECK_NANOS : Math.min(remaining, BORROW_CHECK_NANOS));
-                    if (borrowed != null) {
-                        deliveredFor = borrowed.owner();
-                    } else if (m == null && (remaining < 0 || remaining > BORROW_CHECK_NANOS) && !closed) {
+                // not once closing: a receive in progress then returns null and takes nothing
+                SharedGroup.Borrowed borrowed = borrows && !closed && queue.size() == 0
+                        ? sharedGroup.borrowFor(this) : null;
+                if (borrowed != null) {
+                    m = borrowed.message();
+                    deliveredFor = borrowed.owner();
+                } else if (borrows) {
+                    // in slices: a sibling's queue may fill while this one waits
+                    m = queue.poll(remaining < 0 ? BORROW_CHECK_NANOS : Math.min(remaining, BORROW_CHECK_NANOS));
+                    if (m == null && !closed && (remaining < 0 || remaining > BORROW_CHECK_NANOS)) {
                         continue;
                     }
                 } else {

@@ -299,8 +299,11 @@ final class DurableRecords {
         }
     }
 
-    /** Returning durable subscribers whose settle time passed: their pending messages, oldest first. */
-    void answerReturning() throws InterruptedException {
+    /**
+     * What is due: unsubscribes held since the store's start once it knows every holder, then the returning durable
+     * subscribers whose settle time passed (their pending messages, oldest first).
+     */
+    void answerDue() throws InterruptedException {
         long now = System.currentTimeMillis();
         while (!earlyUnsubscribes.isEmpty() && holdersKnownMillis <= now) {
             apply(earlyUnsubscribes.removeFirst());

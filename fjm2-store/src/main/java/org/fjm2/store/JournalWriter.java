@@ -112,7 +112,7 @@ final class JournalWriter extends WorkerThread implements JournalTasks {
                     answerCatchUp(request);
                 }
                 answerDueRequests();
-                durableRecords.answerReturning();
+                durableRecords.answerDue();
             } catch (InterruptedException e) {
                 break;
             }

@@ -29,6 +29,11 @@ final class SubscriptionHolders {
         }
     };
 
+    /** Holders remembered (expired ones included until an unsubscribe looks). */
+    int size() {
+        return lastHeard.size();
+    }
+
     void held(int node, long nowMillis) {
         lastHeard.put(node, nowMillis);
     }
