@@ -18,7 +18,8 @@ import org.fjm2.norm.api.RemoteSenderInfo;
  * fjm2-norm throughput peer for {@code fjm2 bench norm}, run as a child JVM so that it competes for the CPU like the
  * NRL peer processes do. Same command line and output as {@code benchmarks/src/main/native/nrlbench.cpp}: a sender
  * enqueues objects of one size as fast as the engine accepts them, a receiver counts completed objects, and both
- * print {@code STAT t=<seconds> objects=<n> bytes=<n> aborted=<n>} every {@code --report} seconds.
+ * print {@code STAT t=<seconds> objects=<n> bytes=<n> aborted=<n>} every {@code --report} seconds (and the
+ * engine's counters, {@code COUNTERS name=value ...}, at the end).
  */
 public final class Fjm2BenchPeer {
 
@@ -90,6 +91,7 @@ public final class Fjm2BenchPeer {
                 }
             }
             line("DONE role=send objects=" + objects);
+            line("COUNTERS " + session.counters());      // what the engine did, for diagnosis
         }
     }
 
@@ -121,6 +123,7 @@ public final class Fjm2BenchPeer {
             }
             line("DONE role=recv objects=" + objects.get() + " aborted=" + aborted.get() + " reasons="
                     + reasons.toString().replace(" ", ""));
+            line("COUNTERS " + session.counters());      // what the engine did, for diagnosis
         }
     }
 

@@ -28,19 +28,18 @@ final class ReceiverFeedback {
     private final ProtocolContext ctx;
     private final NormConfig config;
     private final RemoteSenderInfo sender;
-    private final FeedbackFlyweight feedback = new FeedbackFlyweight();
+    private final FeedbackFlyweight feedback;
 
-    // GRTT echo (ProbeEcho): the NORM_CMD(CC) kept, its send time and when we read it; echoable from the second one.
-    private long ccSendMicros;
-    private long ccRecvMicros;
-    private boolean ccEchoable;
+    /** Which probe our grtt_response echoes. */
+    private final ProbeEcho echo = new ProbeEcho();
     private int ccSequence;
     /** NORM-CC state, once the sender's probes carry EXT_CC_RATE: every NACK and ACK then carries our feedback. */
     private CongestionFeedback congestion;
     /** Whether we ever gave this sender feedback (it may then track us, and wants to hear when we leave). */
     private boolean spoke;
 
-    ReceiverFeedback(ProtocolContext ctx, RemoteSenderInfo sender) {
+    ReceiverFeedback(ProtocolContext ctx, RemoteSenderInfo sender, ReceiverScratch scratch) {
+        this.feedback = scratch.feedback;
         this.ctx = ctx;
         this.config = ctx.config();
         this.sender = sender;
@@ -60,22 +59,19 @@ final class ReceiverFeedback {
         return congestion.write(packet, index);
     }
 
-    /** A NORM_CMD(CC) probe arrived: echoed in our next feedback unless we read it late ({@link ProbeEcho}). */
+    /**
+     * A NORM_CMD(CC) probe arrived: echoed in our next feedback unless we read it late or it may have waited in our
+     * socket's queue ({@link ProbeEcho}).
+     */
     void onProbe(long sendSeconds, long sendMicros, int sequence, double grttSeconds) {
-        long send = sendSeconds * 1_000_000L + sendMicros;
-        long read = ctx.micros();
-        ccEchoable = ccSendMicros != 0;
-        if (ProbeEcho.replaces(ccSendMicros, ccRecvMicros, send, read, grttSeconds)) {
-            ccSendMicros = send;
-            ccRecvMicros = read;
-        }
+        echo.onProbe(sendSeconds * 1_000_000L + sendMicros, ctx.micros(), grttSeconds, ctx.receiveBacklogged());
         ccSequence = sequence;
     }
 
     /** Wraps {@code length} bytes of the packet and writes the feedback header (with grtt_response) into them. */
     private void writeHeader(ByteBuf packet, int length, int type, int ackType, int headerLength) {
         feedback.wrap(packet, packet.writerIndex(), length);
-        long response = ProbeEcho.response(ccSendMicros, ccRecvMicros, ccEchoable, ctx.micros());
+        long response = echo.response(ctx.micros());
         feedback.writeFeedbackHeader(type, ctx.nextSequence(), ctx.nodeId(), sender.nodeId(), sender.instanceId(),
                 ackType, 0, response / 1_000_000L, response % 1_000_000L);
         feedback.headerLength(headerLength);

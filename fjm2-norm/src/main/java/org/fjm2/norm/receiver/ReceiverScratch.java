@@ -1,6 +1,7 @@
 package org.fjm2.norm.receiver;
 
 import org.fjm2.norm.api.LossReason;
+import org.fjm2.norm.codec.FeedbackFlyweight;
 import org.fjm2.norm.codec.Fti;
 import org.fjm2.norm.codec.RepairRequestReader;
 import org.fjm2.norm.codec.RepairRequestWriter;
@@ -18,4 +19,6 @@ final class ReceiverScratch {
     final RepairRequestReader reader = new RepairRequestReader();
     final RepairRequestWriter writer = new RepairRequestWriter();
     final DecodeSources sources = new DecodeSources();
+    /** The NACK or ACK being written. */
+    final FeedbackFlyweight feedback = new FeedbackFlyweight();
 }

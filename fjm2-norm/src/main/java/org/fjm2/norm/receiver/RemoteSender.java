@@ -116,7 +116,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         this.position = new TransmitPosition(window);
         this.assembler = new ObjectAssembler(ctx, this, window, decoder, scratch);
         this.overheard = new OverheardRequests(window, position, scratch);
-        this.feedback = new ReceiverFeedback(ctx, this);
+        this.feedback = new ReceiverFeedback(ctx, this, scratch);
         this.streams = new RxStreams(ctx, window, decoder, scratch);
         this.nacks = new NackBuilder(ctx, this, window, position, assembler, overheard, feedback, streams, scratch);
         this.receiveWindow = receiveWindow;
