@@ -68,10 +68,6 @@ public final class SessionEngine implements ProtocolContext, AutoCloseable {
     private final LogLimiters<RemoteEvent> remoteEvents = new LogLimiters<>(RemoteEvent.class);
     private long now;
     private boolean inPass;
-    /** The transport's last read stopped at its limit (set at its end, see onReceiveBacklog). */
-    private boolean backlogAtReadEnd;
-    /** What is read now was queued behind a read that stopped at its limit ({@link #receiveBacklogged()}). */
-    private boolean receiveBacklogged;
     private boolean transmitRequested;
     private long nextTransmit = Long.MAX_VALUE;
     private volatile boolean closed;
@@ -257,11 +253,6 @@ public final class SessionEngine implements ProtocolContext, AutoCloseable {
     }
 
     @Override
-    public boolean receiveBacklogged() {
-        return receiveBacklogged;
-    }
-
-    @Override
     public TimerQueue timers() {
         return timers;
     }
@@ -395,16 +386,9 @@ public final class SessionEngine implements ProtocolContext, AutoCloseable {
 
         @Override
         public void onReadComplete() {
-            receiveBacklogged = backlogAtReadEnd;
-            backlogAtReadEnd = false;
             if (!closed) {
                 pass();
             }
-        }
-
-        @Override
-        public void onReceiveBacklog() {
-            backlogAtReadEnd = true;
         }
 
         @Override

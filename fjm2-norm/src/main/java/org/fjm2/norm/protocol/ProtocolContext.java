@@ -34,15 +34,6 @@ public interface ProtocolContext {
      */
     long micros();
 
-    /**
-     * Whether the datagram being handled may have waited in the socket's queue behind others: the previous read
-     * stopped at its limit instead of emptying the socket. A time read now then says when we got to it, not when it
-     * arrived. False when the transport cannot tell.
-     */
-    default boolean receiveBacklogged() {
-        return false;
-    }
-
     TimerQueue timers();
 
     PacketOutput output();

@@ -7,18 +7,8 @@ package org.fjm2.norm.receiver;
  * it was sent on loopback, the next ones within a millisecond, and NRL NORM, which takes a larger round trip at once
  * and lowers its GRTT over many probes, kept 133-362 ms instead of 1.3 ms and held its sends for that long (NRL ->
  * fjm2 at 0.58x NRL -> NRL). Keeping the older probe is still a true round trip: its hold is counted from when we
- * read it. A path that really got slower is echoed once the probe kept is {@link #KEEP_MICROS} old.
- *
- * <p>A probe that may have waited in our socket's queue (the transport's previous read stopped at its limit,
- * {@code ProtocolContext.receiveBacklogged}) is held to more: its hold, counted from when we read it, leaves that wait
- * out, and the sender would take our backlog for path delay. An NRL sender at 2 Gbit/s overran a JVM receiver still
- * compiling its receive path: its probes waited behind 7 MB in the socket, the echo raised NRL's GRTT from 1 to
- * 30 ms, and NRL, which lowers its GRTT only on later feedback (none came once the receiver kept up), sent at half its
- * rate for the rest of the run. Such a probe replaces the one kept only when read no later than it (the echo can only
- * come down), and does not vouch for a first probe; when no probe was read promptly for {@link #KEEP_MICROS}, the
- * probe kept is echoed all the same, so that a receiver always behind still has its round trip measured.
- *
- * <p>One per remote sender (which the network creates: a few words each), owned by the session's event loop.
+ * read it. A path that really got slower is echoed once the probe kept is {@link #KEEP_MICROS} old. The state is the
+ * probe echoed, held by the caller (state per remote sender, which the network creates, so no more than that).
  */
 final class ProbeEcho {
 
@@ -30,47 +20,27 @@ final class ProbeEcho {
     /** A probe echoed this long (4 s) gives way to the next one, late or not: a path that got slower for good. */
     static final long KEEP_MICROS = 4_000_000;
 
-    /** The probe kept: its send time (the sender's clock; 0: none) and when we read it (ours). */
-    private long keptSend;
-    private long keptRead;
-    /** Whether the probe kept may be echoed: it is not the first probe, or nothing prompt came for a long time. */
-    private boolean echoable;
-    /** When the last probe read promptly (not behind a backlog) was read, or the first probe. */
-    private long promptRead;
+    private ProbeEcho() {
+    }
 
     /**
-     * A probe sent at {@code sendMicros} (the sender's clock) was read at {@code readMicros} (ours), the sender's
-     * GRTT being {@code grttSeconds}; {@code backlogged}: it may have waited in our socket's queue.
+     * Whether a probe sent at {@code sendMicros} (the sender's clock) and read at {@code readMicros} (ours) should
+     * replace the one echoed so far, sent at {@code echoedSend} and read at {@code echoedRead} ({@code echoedSend} 0:
+     * none; the first probe of a sender is kept but not echoed, see {@link #response}).
      */
-    void onProbe(long sendMicros, long readMicros, double grttSeconds, boolean backlogged) {
-        if (keptSend == 0) {
-            keep(sendMicros, readMicros);
-            promptRead = readMicros;
-            return;
+    static boolean replaces(long echoedSend, long echoedRead, long sendMicros, long readMicros, double grttSeconds) {
+        if (echoedSend == 0 || readMicros - echoedRead >= KEEP_MICROS) {
+            return true;
         }
-        long later = (readMicros - sendMicros) - (keptRead - keptSend);
-        boolean keptLong = readMicros - keptRead >= KEEP_MICROS;
-        if (backlogged) {
-            if (later < 0 || keptLong) {
-                keep(sendMicros, readMicros);
-            }
-            echoable |= readMicros - promptRead >= KEEP_MICROS;
-            return;
-        }
-        promptRead = readMicros;
-        echoable = true;
-        if (keptLong || later <= Math.max(LATE_MIN_MICROS, (long) (grttSeconds * 1e6 / 2))) {
-            keep(sendMicros, readMicros);
-        }
+        long later = (readMicros - sendMicros) - (echoedRead - echoedSend);
+        return later <= Math.max(LATE_MIN_MICROS, (long) (grttSeconds * 1e6 / 2));
     }
 
-    private void keep(long sendMicros, long readMicros) {
-        keptSend = sendMicros;
-        keptRead = readMicros;
-    }
-
-    /** grtt_response at {@code nowMicros} (ours), in the sender's microseconds; 0 (no echo) while none may be. */
-    long response(long nowMicros) {
-        return keptSend == 0 || !echoable ? 0 : keptSend + (nowMicros - keptRead);
+    /**
+     * grtt_response at {@code nowMicros} (ours), in the sender's microseconds, for the probe kept; 0 (no echo) while it
+     * is a sender's first.
+     */
+    static long response(long echoedSend, long echoedRead, boolean echoable, long nowMicros) {
+        return echoedSend == 0 || !echoable ? 0 : echoedSend + (nowMicros - echoedRead);
     }
 }

@@ -30,8 +30,10 @@ final class ReceiverFeedback {
     private final RemoteSenderInfo sender;
     private final FeedbackFlyweight feedback;
 
-    /** Which probe our grtt_response echoes. */
-    private final ProbeEcho echo = new ProbeEcho();
+    // GRTT echo (ProbeEcho): the NORM_CMD(CC) kept, its send time and when we read it; echoable from the second one.
+    private long ccSendMicros;
+    private long ccRecvMicros;
+    private boolean ccEchoable;
     private int ccSequence;
     /** NORM-CC state, once the sender's probes carry EXT_CC_RATE: every NACK and ACK then carries our feedback. */
     private CongestionFeedback congestion;
@@ -59,19 +61,22 @@ final class ReceiverFeedback {
         return congestion.write(packet, index);
     }
 
-    /**
-     * A NORM_CMD(CC) probe arrived: echoed in our next feedback unless we read it late or it may have waited in our
-     * socket's queue ({@link ProbeEcho}).
-     */
+    /** A NORM_CMD(CC) probe arrived: echoed in our next feedback unless we read it late ({@link ProbeEcho}). */
     void onProbe(long sendSeconds, long sendMicros, int sequence, double grttSeconds) {
-        echo.onProbe(sendSeconds * 1_000_000L + sendMicros, ctx.micros(), grttSeconds, ctx.receiveBacklogged());
+        long send = sendSeconds * 1_000_000L + sendMicros;
+        long read = ctx.micros();
+        ccEchoable = ccSendMicros != 0;
+        if (ProbeEcho.replaces(ccSendMicros, ccRecvMicros, send, read, grttSeconds)) {
+            ccSendMicros = send;
+            ccRecvMicros = read;
+        }
         ccSequence = sequence;
     }
 
     /** Wraps {@code length} bytes of the packet and writes the feedback header (with grtt_response) into them. */
     private void writeHeader(ByteBuf packet, int length, int type, int ackType, int headerLength) {
         feedback.wrap(packet, packet.writerIndex(), length);
-        long response = echo.response(ctx.micros());
+        long response = ProbeEcho.response(ccSendMicros, ccRecvMicros, ccEchoable, ctx.micros());
         feedback.writeFeedbackHeader(type, ctx.nextSequence(), ctx.nodeId(), sender.nodeId(), sender.instanceId(),
                 ackType, 0, response / 1_000_000L, response % 1_000_000L);
         feedback.headerLength(headerLength);

@@ -23,14 +23,6 @@ public interface DatagramTransport extends AutoCloseable {
         /** A batch of reads ended: a good moment to run timers, transmit and flush. */
         void onReadComplete();
 
-        /**
-         * Called just before {@link #onReadComplete()} when the batch stopped at its limit rather than on an empty
-         * socket: what the next batch reads may have waited in the kernel's queue behind it. Transports that cannot
-         * tell never call it.
-         */
-        default void onReceiveBacklog() {
-        }
-
         /** The transmit socket can take writes again after being full. */
         void onWritable();
 

@@ -315,13 +315,11 @@ public final class JdkChannelTransport implements DatagramTransport {
         }
 
         private void read() {
-            boolean emptied = false;
             try {
                 for (int i = 0; i < READ_BATCH; i++) {
                     readBuffer.clear();
                     SocketAddress from = channel.receive(readBuffer);
                     if (from == null) {
-                        emptied = true;
                         break;
                     }
                     readView.setIndex(0, readBuffer.position());
@@ -338,9 +336,6 @@ public final class JdkChannelTransport implements DatagramTransport {
                 if (channel.isOpen() && errorLog.allow()) {
                     LOG.warn("receive error: {} ({} more since the last line)", e.toString(), errorLog.takeSuppressed());
                 }
-            }
-            if (!emptied) {
-                handler.onReceiveBacklog();
             }
             handler.onReadComplete();
         }

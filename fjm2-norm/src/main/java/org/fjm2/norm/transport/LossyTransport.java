@@ -37,11 +37,6 @@ public final class LossyTransport extends ForwardingTransport {
             }
 
             @Override
-            public void onReceiveBacklog() {
-                handler.onReceiveBacklog();
-            }
-
-            @Override
             public void onWritable() {
                 handler.onWritable();
             }

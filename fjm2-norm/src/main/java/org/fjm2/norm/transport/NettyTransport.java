@@ -295,17 +295,10 @@ public final class NettyTransport implements DatagramTransport {
     private final class Reader extends ChannelInboundHandlerAdapter {
         private final org.fjm2.norm.util.LogLimiter failureLog =
                 new org.fjm2.norm.util.LogLimiter(org.fjm2.norm.util.LogLimiter.DEFAULT_INTERVAL_NANOS);
-        /**
-         * Datagrams read since the last read completed. With epoll a read is one recvmmsg of up to {@link #READ_BATCH}
-         * (reads are requested one at a time): a full one may have left datagrams queued, a shorter one emptied the
-         * socket. NIO reads one datagram per read and cannot tell.
-         */
-        private int readsInBatch;
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             DatagramPacket packet = (DatagramPacket) msg;
-            readsInBatch++;
             try {
                 handler.onDatagram(packet.content(), packet.sender());
             } catch (RuntimeException e) {
@@ -320,10 +313,6 @@ public final class NettyTransport implements DatagramTransport {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
-            if (epoll && readsInBatch >= READ_BATCH) {
-                handler.onReceiveBacklog();
-            }
-            readsInBatch = 0;
             handler.onReadComplete();
         }
 
