@@ -11,7 +11,7 @@ public record CliRun(int exit, String out, String err) {
     public static CliRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Fjm2.newCommandLine();
+        CommandLine cli = Fjm2.newCommandLine(args);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int exit = cli.execute(args);
