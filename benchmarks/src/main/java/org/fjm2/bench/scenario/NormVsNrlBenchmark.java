@@ -15,6 +15,7 @@ import org.fjm2.bench.report.Plot;
 import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
+import org.fjm2.bench.udp.RawUdp;
 import org.fjm2.bench.options.RmemMaxOption;
 import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
@@ -29,8 +30,11 @@ import picocli.CommandLine.Spec;
  * NRL -> fjm2. Same segment size, block size and parity on both engines; both paced at {@code --rate}; each sender
  * enqueues one object size as fast as its engine accepts. Objects/s and MB/s are counted at the receiver over a
  * window after warm-up; the ratio is objects/s against the same size's NRL -> NRL pair (under the same receive
- * buffer cap, with {@code --rmem-max}, which runs everything once per cap). With {@code --files N}, the
- * file path instead ({@link NormFilesBenchmark}).
+ * buffer cap, with {@code --rmem-max}, which runs everything once per cap). Beside them, under each cap, the
+ * ceiling: raw UDP multicast of datagrams the size of a NORM_DATA packet, one Java thread writing as fast as it can
+ * ({@link RawUdp}), as payload MB/s; every pair is also shown against it. No engine moves more segment bytes through
+ * loopback than that, so it bounds what any ratio between two engines can be. With {@code --files N}, the file path
+ * instead ({@link NormFilesBenchmark}).
  */
 @Command(name = "norm", mixinStandardHelpOptions = true,
         description = "fjm2-norm vs NRL NORM (libnorm peers): objects/s and MB/s at the receiver, same loopback, "
@@ -47,6 +51,14 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
     /** --quick: measured and warm-up seconds per pair (eight pairs stay under a minute). */
     static final double QUICK_MEASURE_SECONDS = 2;
     static final double QUICK_WARMUP_SECONDS = 2;
+    /**
+     * Bytes a NORM_DATA packet adds to its segment: the header up to the FEC payload id, an 8-byte payload id and a
+     * 16-byte EXT_FTI (what the ceiling's datagrams add, so that they are as large as the engines' datagrams).
+     */
+    static final int DATA_PACKET_OVERHEAD = 16 + 8 + 16;
+    /** Ceiling measurement: warm-up and measured seconds. */
+    static final double CEILING_WARMUP_SECONDS = 0.3;
+    static final double CEILING_SECONDS = 2;
     /** Sender node id; receivers use 2. */
     static final int SENDER_NODE = 1;
     static final int RECEIVER_NODE = 2;
@@ -166,7 +178,7 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
                 + "segment " + segment + " B, block " + block + ", parity " + parity + ", rate "
                 + String.format("%.2g", (double) rate) + " bit/s",
                 "object_bytes", "sender", "receiver", "objects_per_s", "MB_per_s", "aborted", "vs_nrl_nrl",
-                "runs_objects_per_s", "rmem_max_B");
+                "vs_udp_ceiling", "runs_objects_per_s", "rmem_max_B");
         int[] port = {31000 + (int) (ProcessHandle.current().pid() % 500) * 64};
         int capCount = Math.max(1, rmemMax.caps().length);
         List<double[]> mbps = new ArrayList<>();
@@ -175,6 +187,12 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
         }
         List<String> categories = new ArrayList<>();
         rmemMax.forEachCap(System.out, cap -> {
+            int datagram = segment + DATA_PACKET_OVERHEAD;
+            RawUdp.Throughput udp = RawUdp.throughput(true, group, interfaceName, port[0]++, datagram,
+                    CEILING_WARMUP_SECONDS, CEILING_SECONDS);
+            double ceiling = udp.datagramsPerSecond() * segment / 1e6;
+            table.row((long) datagram, "raw UDP", "raw UDP", udp.datagramsPerSecond(), ceiling, 0L, "-", 1.0,
+                    "-", cap.orElse(0));
             for (int i = 0; i < sizes.length; i++) {
                 List<List<PeerProcess.Rate>> perPair = new ArrayList<>();
                 for (int p = 0; p < selected.size(); p++) {
@@ -197,7 +215,8 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
                     PeerProcess.Rate r = median(perPair.get(p));
                     table.row((long) sizes[i], pair[0].label, pair[1].label, r.objectsPerSecond(),
                             r.megabytesPerSecond(), r.aborted(), baseline == 0 ? 0 : r.objectsPerSecond() / baseline,
-                            runsText(perPair.get(p)), cap.orElse(0));
+                            ceiling == 0 ? 0 : r.megabytesPerSecond() / ceiling, runsText(perPair.get(p)),
+                            cap.orElse(0));
                     mbps.get(p)[column] = r.megabytesPerSecond();
                 }
                 categories.add(sizeLabel(sizes[i]) + (rmemMax.isSet() && cap.isPresent()

@@ -26,7 +26,7 @@ class NormVsNrlScenarioTest {
 
     @Test
     @Timeout(90)
-    void tinyRunMeasuresAllFourPairsAndWritesFiles() throws Exception {
+    void tinyRunMeasuresTheCeilingAndAllFourPairsAndWritesFiles() throws Exception {
         String reason = NrlBenchBinary.unavailableReason();
         if (reason != null) {
             System.out.println("SKIPPED: " + reason);
@@ -37,18 +37,24 @@ class NormVsNrlScenarioTest {
                 "--warmup", "2", "--rate", "200000000", "--group", "239.255.89.78", "--out", out.toString());
         assertThat(exit).isZero();
         List<String> csv = Files.readAllLines(out.resolve("norm.csv"));
-        assertThat(csv).hasSize(5);
-        assertThat(csv.get(0)).contains("objects_per_s").contains("vs_nrl_nrl");
-        assertThat(csv.get(1)).contains("\"NRL\",\"NRL\"");
-        assertThat(csv.get(2)).contains("\"fjm2\",\"fjm2\"");
-        assertThat(csv.get(3)).contains("\"fjm2\",\"NRL\"");
-        assertThat(csv.get(4)).contains("\"NRL\",\"fjm2\"");
+        assertThat(csv).hasSize(6);
+        assertThat(csv.get(0)).contains("objects_per_s").contains("vs_nrl_nrl").contains("vs_udp_ceiling");
+        assertThat(csv.get(1)).as("the ceiling first").startsWith("1440,\"raw UDP\",\"raw UDP\"");
+        assertThat(csv.get(2)).contains("\"NRL\",\"NRL\"");
+        assertThat(csv.get(3)).contains("\"fjm2\",\"fjm2\"");
+        assertThat(csv.get(4)).contains("\"fjm2\",\"NRL\"");
+        assertThat(csv.get(5)).contains("\"NRL\",\"fjm2\"");
+        assertThat(objectsPerSecond(csv.get(1))).as("raw UDP datagrams/s").isPositive();
         // the baseline must have been measured; the other pairs report what they did (a fresh fjm2 receiver can
         // still be stuck behind its first repairs in so short a window, which this test does not judge)
-        assertThat(objectsPerSecond(csv.get(1))).as("NRL -> NRL objects/s").isPositive();
+        assertThat(objectsPerSecond(csv.get(2))).as("NRL -> NRL objects/s").isPositive();
         for (String row : csv.subList(1, csv.size())) {
             assertThat(objectsPerSecond(row)).as("objects/s in %s", row).isNotNegative();
-            assertThat(row.split(",")).as("columns of %s", row).hasSize(9);
+            assertThat(row.split(",")).as("columns of %s", row).hasSize(10);
+        }
+        for (String row : csv.subList(2, csv.size())) {
+            double vsCeiling = Double.parseDouble(row.split(",")[7]);
+            assertThat(vsCeiling).as("MB/s against the ceiling in %s", row).isBetween(0.0, 1.5);
         }
         assertThat(Files.size(out.resolve("norm.png"))).isPositive();
     }
