@@ -16,6 +16,9 @@ import org.fjm2.bench.report.ProgressBar;
 import org.fjm2.bench.report.ResultFiles;
 import org.fjm2.bench.report.ResultTable;
 import org.fjm2.bench.udp.RawUdp;
+import org.fjm2.norm.codec.HeaderExtensions;
+import org.fjm2.norm.codec.NormWire;
+import org.fjm2.norm.codec.ObjectMessageFlyweight;
 import org.fjm2.bench.options.RmemMaxOption;
 import org.fjm2.util.Quantities;
 import picocli.CommandLine.Command;
@@ -52,10 +55,11 @@ public final class NormVsNrlBenchmark implements Callable<Integer> {
     static final double QUICK_MEASURE_SECONDS = 2;
     static final double QUICK_WARMUP_SECONDS = 2;
     /**
-     * Bytes a NORM_DATA packet adds to its segment: the header up to the FEC payload id, an 8-byte payload id and a
-     * 16-byte EXT_FTI (what the ceiling's datagrams add, so that they are as large as the engines' datagrams).
+     * Bytes a NORM_DATA packet adds to its segment with the Reed-Solomon FEC both engines use here (fec_id 5): its
+     * header with the FEC payload id, and EXT_FTI. The ceiling's datagrams are that much larger than a segment.
      */
-    static final int DATA_PACKET_OVERHEAD = 16 + 8 + 16;
+    static final int DATA_PACKET_OVERHEAD = ObjectMessageFlyweight.baseHeaderLength(NormWire.TYPE_DATA,
+            NormWire.FEC_RS8) + HeaderExtensions.FTI_RS8_LENGTH;
     /** Ceiling measurement: warm-up and measured seconds. */
     static final double CEILING_WARMUP_SECONDS = 0.3;
     static final double CEILING_SECONDS = 2;

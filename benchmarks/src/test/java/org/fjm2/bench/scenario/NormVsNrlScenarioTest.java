@@ -39,7 +39,7 @@ class NormVsNrlScenarioTest {
         List<String> csv = Files.readAllLines(out.resolve("norm.csv"));
         assertThat(csv).hasSize(6);
         assertThat(csv.get(0)).contains("objects_per_s").contains("vs_nrl_nrl").contains("vs_udp_ceiling");
-        assertThat(csv.get(1)).as("the ceiling first").startsWith("1440,\"raw UDP\",\"raw UDP\"");
+        assertThat(csv.get(1)).as("the ceiling first").startsWith("1432,\"raw UDP\",\"raw UDP\"");
         assertThat(csv.get(2)).contains("\"NRL\",\"NRL\"");
         assertThat(csv.get(3)).contains("\"fjm2\",\"fjm2\"");
         assertThat(csv.get(4)).contains("\"fjm2\",\"NRL\"");
