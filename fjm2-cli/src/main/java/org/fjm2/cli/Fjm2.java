@@ -44,9 +44,9 @@ public final class Fjm2 implements Runnable {
 
     /**
      * The command line for {@code args}: with only the tool they name when they name one, with every tool otherwise
-     * ({@code fjm2 --help}, {@code fjm2 help ...}, a typo that wants suggestions). Picocli reflects over every
-     * option of every command it is given; for all the tools that was 0.3 s of the 0.45 s before {@code fjm2 norm
-     * send} opened its session on 2 cores, time a file transfer's clock counts (benchmarks/RESULTS.md, file path).
+     * ({@code fjm2 --help}, {@code fjm2 help ...}, a name it does not know, reported as with every tool). Picocli
+     * reflects over every option of every command it is given: building it for every tool cost {@code fjm2 norm
+     * send} about 0.1 s of its start on 2 cores (benchmarks/RESULTS.md, file path).
      */
     static CommandLine newCommandLine(String[] args) {
         if (args.length > 0) {

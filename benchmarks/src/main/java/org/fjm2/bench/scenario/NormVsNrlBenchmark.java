@@ -35,9 +35,9 @@ import picocli.CommandLine.Spec;
  * window after warm-up; the ratio is objects/s against the same size's NRL -> NRL pair (under the same receive
  * buffer cap, with {@code --rmem-max}, which runs everything once per cap). Beside them, under each cap, the
  * ceiling: raw UDP multicast of datagrams the size of a NORM_DATA packet, one Java thread writing as fast as it can
- * ({@link RawUdp}), as payload MB/s; every pair is also shown against it. No engine moves more segment bytes through
- * loopback than that, so it bounds what any ratio between two engines can be. With {@code --files N}, the file path
- * instead ({@link NormFilesBenchmark}).
+ * ({@link RawUdp}), as payload MB/s; every pair is also shown against it. It is what the kernel's loopback path
+ * takes without any protocol on this machine: an engine at most of it leaves the other no room to be twice as
+ * fast. With {@code --files N}, the file path instead ({@link NormFilesBenchmark}).
  */
 @Command(name = "norm", mixinStandardHelpOptions = true,
         description = "fjm2-norm vs NRL NORM (libnorm peers): objects/s and MB/s at the receiver, same loopback, "
