@@ -53,6 +53,16 @@ public final class NormCounters extends EnumCounters<NormCounters.Counter> {
         STREAM_BYTES_LOST,
         /** Stream bytes written by the application and sent (first transmission). */
         STREAM_BYTES_SENT,
+        /**
+         * NACKs sent during the hold-off after a NACK, for losses beyond what it asked for (a sender advertising a
+         * back-off factor of 0: a small group).
+         */
+        NACKS_BEYOND_HORIZON,
+        /**
+         * Repairs a sender made pending during its hold-off for objects its last cycle did not repair (no
+         * aggregation: back-off factor 0, no parity).
+         */
+        REPAIRS_IN_HOLDOFF,
         /** Unexpected exceptions while handling input (a bug: logged with a stack trace once a second at most). */
         INTERNAL_ERRORS
     }

@@ -72,9 +72,7 @@ final class NackBuilder {
         if (count >= 0x8000 && !streamMissing) {
             return false;
         }
-        nacksThisCycle = 0;
-        nackHasUncovered = false;
-        cycleFull = false;
+        startCycle();
         if (count >= 0x8000) {
             beginNack(stream.fecId, stream.fieldSize);
             stream.appendRequests(this);
@@ -90,6 +88,27 @@ final class NackBuilder {
             stream.appendRequests(this);
         }
         return finishNack(true);
+    }
+
+    /**
+     * A NACK for what is missing from object {@code firstObjectId} up to the transmit position only (the objects a
+     * cycle in hold-off has not asked for); false when nothing there was missing or the position is before it.
+     */
+    boolean sendNacksFrom(int firstObjectId) {
+        int count = position.isKnown() ? ((position.objectId() - firstObjectId) & 0xFFFF) + 1 : 0x8000;
+        if (count >= 0x8000) {
+            return false;
+        }
+        startCycle();
+        beginNack();
+        appendObjects(firstObjectId, count);
+        return finishNack(true);
+    }
+
+    private void startCycle() {
+        nacksThisCycle = 0;
+        nackHasUncovered = false;
+        cycleFull = false;
     }
 
     private void appendObjects(int nextReleaseId, int count) {

@@ -79,6 +79,14 @@ public final class RemoteSender implements RemoteSenderInfo {
     private final GrttTimer repairTimer;
     private boolean backoff;
     private boolean holdoff;
+    /**
+     * The transmit position's object when the last cycle's NACK was built ({@link #NO_HORIZON}: the position was not
+     * known then, so it asked for no object).
+     */
+    private int nackHorizon = NO_HORIZON;
+    private static final int NO_HORIZON = -1;
+    /** A loss beyond {@link #nackHorizon} showed during hold-off: asked for once the message is taken. */
+    private boolean lossBeyondHorizon;
     private final Timer ccTimer;
     /** NORM-CC feedback state, made when the sender's probes carry EXT_CC_RATE. */
     private CongestionFeedback congestion;
@@ -193,6 +201,10 @@ public final class RemoteSender implements RemoteSenderInfo {
         boolean lossEvent = congestion != null && congestion.onMessage(msg.sequence(), msg.length(), ctx.nanoTime());
         try {
             onObjectMessage(msg);
+            if (lossBeyondHorizon) {
+                lossBeyondHorizon = false;
+                askBeyondHorizon();
+            }
         } finally {
             if (flow != null) {
                 flow.onMessage(msg.sequence(), msg.length());     // after its objects were released: the report says so
@@ -467,8 +479,17 @@ public final class RemoteSender implements RemoteSenderInfo {
 
     // ---- the NACK cycle ------------------------------------------------------------------------------------------
 
-    /** Something may be missing: start a back-off unless a cycle is already running. */
+    /**
+     * Something may be missing: start a back-off unless a cycle is already running. In hold-off with a back-off
+     * factor of 0 (a small group: nobody's NACK to wait for), a loss beyond what the last cycle asked for is asked
+     * for once the message that showed it was taken: waiting for the hold-off's end (2 GRTTs) stalled in-order
+     * delivery a round trip per loss on a lossy WAN.
+     */
     private void startRepairCycle() {
+        if (holdoff && backoffFactor == 0) {
+            lossBeyondHorizon = true;
+            return;
+        }
         if (backoff || holdoff || config.silentReceiver()) {
             return;
         }
@@ -502,6 +523,7 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         backoff = false;
         boolean sent = nacks.sendNacks();
+        nackHorizon = position.isKnown() ? position.objectId() : NO_HORIZON;
         if (sent && congestion != null) {
             ctx.timers().cancel(ccTimer);   // the NACK carried our CC feedback
         }
@@ -510,6 +532,24 @@ public final class RemoteSender implements RemoteSenderInfo {
         }
         holdoff = true;
         repairTimer.schedule(ctx.nanoTime(), backoffFactor + 2.0);
+    }
+
+    /** Hold-off, small group: asks for what is missing after the objects the last cycle asked for. */
+    private void askBeyondHorizon() {
+        if (config.silentReceiver() || !position.isKnown() || !window.isSynced()) {
+            return;
+        }
+        int first = nackHorizon == NO_HORIZON ? window.nextReleaseId() : (nackHorizon + 1) & 0xFFFF;
+        if (((position.objectId() - first) & 0xFFFF) >= 0x8000) {
+            return;         // still within the horizon's object: the cycle after the hold-off asks
+        }
+        if (((first - window.nextReleaseId()) & 0xFFFF) >= 0x8000) {
+            first = window.nextReleaseId();
+        }
+        if (nacks.sendNacksFrom(first)) {
+            nackHorizon = position.objectId();
+            ctx.counters().increment(Counter.NACKS_BEYOND_HORIZON);
+        }
     }
 
     /** Whether anything the sender has sent so far (up to its transmit position) is missing here. */

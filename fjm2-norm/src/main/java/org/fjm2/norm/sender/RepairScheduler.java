@@ -14,8 +14,11 @@ import org.slf4j.LoggerFactory;
  * The sender's repair cycle (RFC 5740 section 5.3): turns the requests of NACKs into repair marks on the cached
  * objects, aggregates them for (B+1)*GRTT, then makes them pending transmission and holds off new cycles for one
  * GRTT. Parity requests (erasure counts) are answered with fresh parity first, every parity symbol again once
- * fresh parity ran out. During hold-off, only requests for data the transmit position has not passed yet are
- * taken (they go out with the first pass). Owned by the session's event loop.
+ * fresh parity ran out. During hold-off, requests for data the transmit position has not passed yet are taken
+ * (they go out with the first pass); so are, when the advertised back-off is 0 and there is no parity (no
+ * aggregation: a small group), requests for objects the cycle did not repair — a loss after the cycle began is not
+ * a request for what is already on its way, and making it wait for the hold-off's end stalled in-order delivery a
+ * round trip per loss on a lossy WAN. Owned by the session's event loop.
  */
 final class RepairScheduler {
 
@@ -29,6 +32,14 @@ final class RepairScheduler {
     private final RepairRequestReader requestReader = new RepairRequestReader();
     private final GrttTimer repairTimer;
     private boolean holdoff;
+    /**
+     * Grows with every activation and every NACK applied: {@link TxObject#repairStamp} compared with
+     * {@link #cycleStamp} tells whether an object's repairs were made pending since the current cycle began, and
+     * with {@link #nackStamp} whether the NACK being applied did it (its other symbols are then taken too).
+     */
+    private long stamp;
+    private long cycleStamp;
+    private long nackStamp;
     /** Symbols one NACK may make the sender look at; what a NACK names beyond it is ignored (counted). */
     static final int MAX_WORK_PER_NACK = 1 << 17;
     private int workLeft;
@@ -64,6 +75,7 @@ final class RepairScheduler {
      */
     boolean onNack(FeedbackFlyweight nack) {
         long now = ctx.nanoTime();
+        nackStamp = ++stamp;
         int start = nack.payloadIndex();
         requestReader.reset(nack.buffer(), start, start + nack.payloadLength(), SenderPackets.FEC_ID,
                 SenderPackets.FEC_M);
@@ -194,6 +206,15 @@ final class RepairScheduler {
         }
     }
 
+    /**
+     * During hold-off without aggregation: the object's repairs were not made pending since the cycle began, or by
+     * the NACK being applied (so its requests are for losses the cycle did not see).
+     */
+    private boolean unrepairedThisCycle(TxObject object) {
+        return config.parity() == 0 && backoff.factor() == 0
+                && (object.repairStamp < cycleStamp || object.repairStamp == nackStamp);
+    }
+
     /** True when the (object, block) lies at or after the current transmit position (repairs during hold-off). */
     private boolean aheadOfTransmitPosition(TxObject object, int block) {
         TxObject current = window.firstPending();
@@ -210,7 +231,12 @@ final class RepairScheduler {
 
     private boolean repairSymbol(TxObject object, int block, int symbol) {
         if (holdoff) {
-            if (aheadOfTransmitPosition(object, block) && object.pending.set(block, symbol)) {
+            boolean unrepaired = unrepairedThisCycle(object);
+            if ((unrepaired || aheadOfTransmitPosition(object, block)) && object.pending.set(block, symbol)) {
+                if (unrepaired) {
+                    object.repairStamp = nackStamp;
+                    ctx.counters().increment(Counter.REPAIRS_IN_HOLDOFF);
+                }
                 activate(object, block);
                 return true;
             }
@@ -303,6 +329,7 @@ final class RepairScheduler {
             return;
         }
         // Aggregation ended: everything requested becomes pending, then hold off new cycles for one GRTT.
+        cycleStamp = ++stamp;
         for (int i = 0; i < window.count(); i++) {
             TxObject object = window.at(i);
             int id = object.objectId;
@@ -311,6 +338,7 @@ final class RepairScheduler {
             }
             window.clearRepair(id);
             object.hasRepairs = false;
+            object.repairStamp = cycleStamp;
             if (object.infoRepair) {
                 object.infoRepair = false;
                 object.infoPending = true;

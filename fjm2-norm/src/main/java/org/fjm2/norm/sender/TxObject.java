@@ -33,6 +33,8 @@ final class TxObject {
     boolean firstPassDone;
     long lastActivityNanos;
     long firstPassEndNanos;
+    /** When its repairs were last made pending, as {@link RepairScheduler}'s stamp (0: never). */
+    long repairStamp;
     /** Parity symbols of blocks already encoded, kept while the object is cached ({@code P * E} bytes per block). */
     ByteBuf parityCache;
     long[] parityEncoded = new long[0];
@@ -43,6 +45,7 @@ final class TxObject {
 
     void prepare(int segmentSize, int blockSize, int parity, int autoParity) {
         partition.set(size, segmentSize, blockSize, 0xFFFFFFL);
+        repairStamp = 0;
         int blocks = blockCount();
         pending.reset(blocks, blockSize + parity);
         repair.reset(blocks, blockSize + parity);
