@@ -409,6 +409,18 @@ final class Acknowledgements {
         return Math.min(r.windowBytes, Math.max(MIN_DELAY_WINDOW_BYTES, bound));
     }
 
+    /** The longest of the tracked receivers' least round-trip times, 0 while none was measured. */
+    long longestLeastRttNanos() {
+        long longest = 0;
+        for (int i = 0; i < receiverList.size(); i++) {
+            long least = receiverList.get(i).minRttNanos;
+            if (least != Long.MAX_VALUE && least > longest) {
+                longest = least;
+            }
+        }
+        return longest;
+    }
+
     /** A round-trip time measured to a receiver (its least is kept: see {@link #flowRoom(InFlight, long)}). */
     void onRtt(int nodeId, long rttNanos) {
         Receiver r = receivers.get(nodeId);

@@ -34,11 +34,13 @@ final class TransmitLoop {
     private final Acknowledgements acks;
     private final WatermarkRounds rounds;
     private final FlowWindow flow;
+    private final PathCache pathCache;
 
     TransmitLoop(ProtocolContext ctx, SenderState state, TxQueues queues, TxWindow window, SenderPackets packets,
                  RateController rate, ProbeSchedule probes, CacheEviction eviction, Acknowledgements acks,
-                 WatermarkRounds rounds, FlowWindow flow) {
+                 WatermarkRounds rounds, FlowWindow flow, PathCache pathCache) {
         this.flow = flow;
+        this.pathCache = pathCache;
         this.ctx = ctx;
         this.config = ctx.config();
         this.state = state;
@@ -90,6 +92,7 @@ final class TransmitLoop {
             budget -= bytes;
             flow.onSent((ctx.currentSequence() - 1) & 0xFFFF, bytes);
             rate.onSent(bytes, now);
+            pathCache.onSent(bytes, now);
             state.lastTransmitNanos = now;
         }
     }

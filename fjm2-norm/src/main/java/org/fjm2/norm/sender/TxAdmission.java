@@ -13,7 +13,8 @@ public final class TxAdmission {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition space = lock.newCondition();
-    private final long maxBytes;
+    /** The byte bound: the configured one, or more on a long path ({@link PathCache}); guarded by the lock. */
+    private long maxBytes;
     private final int maxObjects;
     private long bytes;
     private int objects;
@@ -73,6 +74,20 @@ public final class TxAdmission {
         try {
             if (overflow != allowed) {
                 overflow = allowed;
+                space.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Event loop: the byte bound from now on (waiters retry when it grew). */
+    void bytesBound(long bytes) {
+        lock.lock();
+        try {
+            boolean grew = bytes > maxBytes;
+            maxBytes = bytes;
+            if (grew) {
                 space.signalAll();
             }
         } finally {
