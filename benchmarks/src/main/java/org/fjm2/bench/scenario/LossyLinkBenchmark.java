@@ -84,7 +84,7 @@ public final class LossyLinkBenchmark implements Callable<Integer> {
                 "%d messages of %d B as fast as possible over %.0f Mbit/s, %d ms one-way delay, random loss each way "
                         + "(seed %d)", messages, size, linkRate / 1e6, delayMillis, common.seed),
                 "system", "loss_pct", "received", "missing", "reported_lost", "duplicates", "msgs_per_s", "MB_per_s",
-                "p50_ms", "p99_ms", "vs_artemis", "link_drops");
+                "p50_ms", "p99_ms", "vs_artemis", "link_drops", "publish_s", "tail_ms");
         EmulatedPath.Settings settings = new EmulatedPath.Settings((long) (linkRate * senderShare),
                 2 * delayMillis / 1000.0, linkRate, common.fjm2Params);
         List<double[]> goodput = new ArrayList<>();
@@ -118,7 +118,8 @@ public final class LossyLinkBenchmark implements Callable<Integer> {
                     table.row(kinds[k].label(), losses[l] * 100, (long) s.received(), (long) s.missing(),
                             s.reportedLost(), s.duplicates(), msgsPerSecond(r), msgsPerSecond(r) * size / 1e6,
                             s.latencyMillis(50), s.latencyMillis(99), artemis > 0 ? msgsPerSecond(r) / artemis : 0.0,
-                            r.link().forward().dropped() + r.link().reverse().dropped());
+                            r.link().forward().dropped() + r.link().reverse().dropped(), r.publishNanos() / 1e9,
+                            Math.max(0, r.completionNanos() - r.publishNanos()) / 1e6);
                 }
             }
         }

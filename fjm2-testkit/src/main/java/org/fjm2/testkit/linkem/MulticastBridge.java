@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.DatagramPacket;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -21,6 +22,12 @@ import java.util.List;
  * <p>Multicast loopback delivers the bridge's own re-emissions back to it. It sends from two sockets of its own
  * bound to ephemeral ports, recognises datagrams whose source is one of them, and drops them (counted as
  * {@linkplain LinkStats#ignored() ignored}), so nothing circulates.
+ *
+ * <p>Receivers answer a sender by unicast to the source address they saw (NORM's ACKs and FJM2's flow reports), which
+ * on the far side is the bridge's sending socket: what arrives there goes through the same direction as the side's
+ * multicast, into the other side's group, where the sender it names hears it. Through a routed multicast path it would
+ * reach the sender itself; before, the bridge's connected sockets dropped it, and a sender across the bridge never
+ * heard a flow report and hardly an acknowledgement.
  */
 public final class MulticastBridge extends LinkEmulator {
 
@@ -66,12 +73,15 @@ public final class MulticastBridge extends LinkEmulator {
 
     @Override
     void open() throws IOException {
-        sendA = openSender(sideA);
-        sendB = openSender(sideB);
+        SideSink intoA = new SideSink(sideA.group());
+        SideSink intoB = new SideSink(sideB.group());
+        // Unicast answers to what the bridge re-emitted on B came from B: they cross like B's multicast, and back.
+        sendA = openSender(sideA, new SideHandler(forward, intoB));
+        sendB = openSender(sideB, new SideHandler(reverse, intoA));
+        intoA.channel = sendA;
+        intoB.channel = sendB;
         ownSourceA = (InetSocketAddress) sendA.localAddress();
         ownSourceB = (InetSocketAddress) sendB.localAddress();
-        SideSink intoA = new SideSink(sendA);
-        SideSink intoB = new SideSink(sendB);
         receiveA = openReceiver(sideA, new SideHandler(forward, intoB));
         receiveB = openReceiver(sideB, new SideHandler(reverse, intoA));
     }
@@ -83,20 +93,18 @@ public final class MulticastBridge extends LinkEmulator {
                 .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES));
     }
 
-    /** A socket on its own ephemeral port, connected to the side's group: its port marks the bridge's datagrams. */
-    private Channel openSender(MulticastSide side) throws IOException {
+    /**
+     * A socket on its own ephemeral port, sending to the side's group: its port marks the bridge's datagrams, and
+     * the side's receivers answer to it by unicast.
+     */
+    private Channel openSender(MulticastSide side, SideHandler handler) throws IOException {
         Bootstrap b = bootstrap()
                 .option(ChannelOption.IP_MULTICAST_IF, side.networkInterface())
                 .option(ChannelOption.IP_MULTICAST_TTL, ttl)
                 .option(ChannelOption.IP_MULTICAST_LOOP_DISABLED, false)
-                .handler(new DatagramHandler() {
-                    @Override
-                    void onDatagram(ChannelHandlerContext ctx, InetSocketAddress sender, ByteBuf content) {
-                        countIgnored(); // connected to the group: nothing should arrive here
-                    }
-                });
+                .handler(handler);
         InetSocketAddress local = new InetSocketAddress(side.interfaceAddress(), 0);
-        return awaitChannel(b.connect(side.group(), local), "cannot open a socket sending to " + side);
+        return awaitChannel(b.bind(local), "cannot open a socket sending to " + side);
     }
 
     /**
@@ -128,7 +136,10 @@ public final class MulticastBridge extends LinkEmulator {
         }
     }
 
-    /** Datagrams heard on one side, relayed through one direction into the other side. */
+    /**
+     * Datagrams heard on one side (its group, or unicast to the bridge's socket there), relayed through one direction
+     * into the other side.
+     */
     private final class SideHandler extends DatagramHandler {
         private final LinkDirection direction;
         private final SideSink into;
@@ -148,17 +159,19 @@ public final class MulticastBridge extends LinkEmulator {
         }
     }
 
-    /** Re-emits into one side's group through the bridge's connected sending socket. */
+    /** Re-emits into one side's group through the bridge's sending socket for that side. */
     private static final class SideSink extends PacketSink {
-        private final Channel channel;
+        private final InetSocketAddress group;
+        /** Set once the socket is open (before anything is relayed). */
+        private volatile Channel channel;
 
-        SideSink(Channel channel) {
-            this.channel = channel;
+        SideSink(InetSocketAddress group) {
+            this.group = group;
         }
 
         @Override
         void send(ByteBuf payload, InetSocketAddress recipient) {
-            channel.write(payload, channel.voidPromise());
+            channel.write(new DatagramPacket(payload, group), channel.voidPromise());
         }
 
         @Override

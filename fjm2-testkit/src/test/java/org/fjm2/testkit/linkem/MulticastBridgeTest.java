@@ -114,6 +114,29 @@ class MulticastBridgeTest {
         }
     }
 
+    /**
+     * A receiver on B answers the sender it saw — the bridge's socket on B — by unicast (NORM's ACKs, FJM2's flow
+     * reports): the answer crosses through the reverse profile into A's group, where the real sender hears it.
+     * Before, the bridge's sending sockets were connected to their group and the kernel dropped such answers.
+     */
+    @Test
+    void relaysUnicastAnswersToItsReEmissionsIntoTheOtherSide() throws Exception {
+        InetSocketAddress a = new InetSocketAddress(group, freePort());
+        InetSocketAddress b = new InetSocketAddress(group, freePort());
+        try (ProbeReceiver onA = member(a, 1000);
+             ProbeReceiver onB = member(b, 1000);
+             MulticastBridge bridge = LinkEmulator.multicastBridge(new MulticastSide(a, loopback), new MulticastSide(b, loopback))
+                     .seed(SEED).start();
+             MulticastSocket answerer = publisher()) {
+            ProbeReceiver.sendPaced(answerer, bridge.sourceAddressOnB(), 100, 300, Duration.ofMillis(1));
+
+            assertThat(onA.awaitCount(100, Duration.ofSeconds(10))).as("every answer reaches side A").isEqualTo(100);
+            assertThat(bridge.stats().reverse().packetsIn()).isEqualTo(100);
+            assertThat(bridge.stats().forward().packetsIn()).as("nothing of it goes back to B").isZero();
+            assertThat(onB.count()).isZero();
+        }
+    }
+
     @Test
     void refusesTwoSidesThatAreOneGroup() {
         InetSocketAddress a = new InetSocketAddress(group, 7001);
