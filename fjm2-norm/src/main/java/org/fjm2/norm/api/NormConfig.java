@@ -88,6 +88,13 @@ public final class NormConfig {
      * bounds, three receivers losing 10% each gave up objects once flow control let the sender keep its cache full).
      */
     public static final long DEFAULT_TX_CACHE_BYTES = 32L * 1024 * 1024;
+    /**
+     * Most bytes the repair cache may grow to on a long path (the sender's byte bound then covers 8 of its receivers'
+     * least round trips at its pace: see {@code PathCache}); 0 (the default), or anything at or below the cache
+     * bound: no growth. Opt-in: on a loaded 2-core host the least round trip measured to a loopback receiver reached
+     * tens of milliseconds, which grew a LAN sender's cache past the bound an application set for its memory.
+     */
+    public static final long DEFAULT_TX_CACHE_BYTES_MAX = 0;
     /** Repair cache bound in objects (object ids are 16 bits, so it stays well below 32768). */
     public static final int DEFAULT_TX_CACHE_OBJECTS = 4096;
     /**
@@ -251,6 +258,7 @@ public final class NormConfig {
     private final int autoParity;
     private final long txRate;
     private final long txCacheBytes;
+    private final long txCacheBytesMax;
     private final int txCacheObjects;
     private final double holdFactor;
     private final Duration holdMin;
@@ -299,6 +307,7 @@ public final class NormConfig {
         this.autoParity = b.autoParity;
         this.txRate = b.txRate;
         this.txCacheBytes = b.txCacheBytes;
+        this.txCacheBytesMax = b.txCacheBytesMax;
         this.txCacheObjects = b.txCacheObjects;
         this.holdFactor = b.holdFactor;
         this.holdMin = b.holdMin;
@@ -352,6 +361,7 @@ public final class NormConfig {
         b.autoParity = autoParity;
         b.txRate = txRate;
         b.txCacheBytes = txCacheBytes;
+        b.txCacheBytesMax = txCacheBytesMax;
         b.txCacheObjects = txCacheObjects;
         b.holdFactor = holdFactor;
         b.holdMin = holdMin;
@@ -408,6 +418,8 @@ public final class NormConfig {
     /** Transmit rate in bits per second. */
     public long txRate() { return txRate; }
     public long txCacheBytes() { return txCacheBytes; }
+    /** Most bytes the cache may grow to on a long path; at or below {@link #txCacheBytes()}: no growth. */
+    public long txCacheBytesMax() { return txCacheBytesMax; }
     public int txCacheObjects() { return txCacheObjects; }
     public double holdFactor() { return holdFactor; }
     public Duration holdMin() { return holdMin; }
@@ -471,6 +483,7 @@ public final class NormConfig {
         private int autoParity = DEFAULT_AUTO_PARITY;
         private long txRate = DEFAULT_TX_RATE;
         private long txCacheBytes = DEFAULT_TX_CACHE_BYTES;
+        private long txCacheBytesMax = DEFAULT_TX_CACHE_BYTES_MAX;
         private int txCacheObjects = DEFAULT_TX_CACHE_OBJECTS;
         private double holdFactor = DEFAULT_HOLD_FACTOR;
         private Duration holdMin = DEFAULT_HOLD_MIN;
@@ -528,6 +541,7 @@ public final class NormConfig {
         public Builder autoParity(int v) { this.autoParity = v; return this; }
         public Builder txRate(long bitsPerSecond) { this.txRate = bitsPerSecond; return this; }
         public Builder txCacheBytes(long v) { this.txCacheBytes = v; return this; }
+        public Builder txCacheBytesMax(long v) { this.txCacheBytesMax = v; return this; }
         public Builder txCacheObjects(int v) { this.txCacheObjects = v; return this; }
         public Builder holdFactor(double v) { this.holdFactor = v; return this; }
         public Builder holdMin(Duration v) { this.holdMin = v; return this; }
@@ -594,6 +608,7 @@ public final class NormConfig {
             require(maxObjectSize >= 1, "maxObjectSize", "must be positive");
             require(txCacheBytes >= maxObjectSize || txCacheBytes >= 1024 * 1024, "txCacheBytes",
                     "must hold at least one maximum-size object or 1 MiB");
+            require(txCacheBytesMax >= 0, "txCacheBytesMax", "must be >= 0 (0: no growth)");
             require(holdFactor >= 0, "holdFactor", "must be >= 0");
             require(!holdMin.isNegative(), "holdMin", "must be >= 0");
             require(maxHold.compareTo(holdMin) >= 0, "maxHold", "must be >= holdMin");

@@ -107,7 +107,8 @@ public final class NormSender {
             probes.now();
             ctx.wakeTransmitter();
         });
-        PathCache pathCache = new PathCache(admission, config.txCacheBytes(), acks::longestLeastRttNanos);
+        PathCache pathCache = new PathCache(admission, config.txCacheBytes(), config.txCacheBytesMax(),
+                acks::longestLeastRttNanos);
         this.loop = new TransmitLoop(ctx, state, queues, window, packets, rate, probes, eviction, acks, rounds, flow,
                 pathCache);
         this.feedback = new FeedbackHandler(ctx, instanceId, state, acks, repairs, grtt, probes, rate, eviction,

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 class PathCacheTest {
 
     static final long CONFIGURED = 8L << 20;
+    static final long MAX = 4 * CONFIGURED;
     static final int DATAGRAM = 20_000;
 
     /** Sends {@code seconds} of datagrams at {@code bytesPerSecond} through {@code cache}, from {@code start}. */
@@ -27,16 +28,24 @@ class PathCacheTest {
     @Test
     void aLongPathGrowsTheBoundToWhatItsRoundTripsCarry() {
         TxAdmission admission = new TxAdmission(CONFIGURED, 4096, () -> { });
-        PathCache cache = new PathCache(admission, CONFIGURED, () -> 200_000_000L);
+        PathCache cache = new PathCache(admission, CONFIGURED, MAX, () -> 200_000_000L);
         send(cache, 0, 1.0, 10e6);
         // 10 MB/s over 8 round trips of 200 ms: 16 MB
         assertThat(cache.bound()).isBetween(15_000_000L, 17_000_000L);
     }
 
     @Test
+    void withoutAMaximumTheBoundNeverMoves() {
+        TxAdmission admission = new TxAdmission(CONFIGURED, 4096, () -> { });
+        PathCache cache = new PathCache(admission, CONFIGURED, 0, () -> 200_000_000L);
+        send(cache, 0, 1.0, 10e6);
+        assertThat(cache.bound()).isEqualTo(CONFIGURED);
+    }
+
+    @Test
     void aLanKeepsTheConfiguredBound() {
         TxAdmission admission = new TxAdmission(CONFIGURED, 4096, () -> { });
-        PathCache cache = new PathCache(admission, CONFIGURED, () -> 200_000L);
+        PathCache cache = new PathCache(admission, CONFIGURED, MAX, () -> 200_000L);
         send(cache, 0, 1.0, 1e9);
         assertThat(cache.bound()).isEqualTo(CONFIGURED);
     }
@@ -45,9 +54,9 @@ class PathCacheTest {
     void theBoundIsCappedAndComesBackWhenThePaceFalls() {
         TxAdmission admission = new TxAdmission(CONFIGURED, 4096, () -> { });
         AtomicLong rtt = new AtomicLong(2_000_000_000L);
-        PathCache cache = new PathCache(admission, CONFIGURED, rtt::get);
+        PathCache cache = new PathCache(admission, CONFIGURED, MAX, rtt::get);
         long now = send(cache, 0, 1.0, 100e6);
-        assertThat(cache.bound()).isEqualTo(PathCache.MAX_FACTOR * CONFIGURED);
+        assertThat(cache.bound()).isEqualTo(MAX);
         send(cache, now, 1.0, 100e3);
         assertThat(cache.bound()).isEqualTo(CONFIGURED);
     }
@@ -55,7 +64,7 @@ class PathCacheTest {
     @Test
     void aPublisherWaitingOnTheConfiguredBoundGoesOnWhenItGrows() throws Exception {
         TxAdmission admission = new TxAdmission(CONFIGURED, 4096, () -> { });
-        PathCache cache = new PathCache(admission, CONFIGURED, () -> 200_000_000L);
+        PathCache cache = new PathCache(admission, CONFIGURED, MAX, () -> 200_000_000L);
         assertThat(admission.reserve((int) CONFIGURED - 1000, 1, TimeUnit.SECONDS)).isTrue();
         CountDownLatch admitted = new CountDownLatch(1);
         AtomicBoolean timedOut = new AtomicBoolean();

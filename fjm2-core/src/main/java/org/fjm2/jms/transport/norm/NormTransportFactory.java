@@ -63,6 +63,7 @@ public final class NormTransportFactory implements ObjectTransportFactory {
             p("parity", NormConfig.DEFAULT_PARITY, "Reed-Solomon parity segments per block available for repair."),
             p("autoParity", NormConfig.DEFAULT_AUTO_PARITY, "Parity segments sent with every block before any NACK."),
             p("cacheBytes", DEFAULT_CACHE_BYTES, "Sender repair cache bound in bytes (send blocks when full): the most data in flight unacknowledged, so it also bounds what a backed-up consumer must absorb."),
+            p("cacheBytesMax", NormConfig.DEFAULT_TX_CACHE_BYTES_MAX, "Most bytes the sender cache may grow to on a long path (it then covers 8 of the subscribers' least round trips at the publisher's pace); 0: no growth. For WAN paths of 100 ms and more (e.g. 32m)."),
             p("cacheObjects", NormConfig.DEFAULT_TX_CACHE_OBJECTS, "Sender repair cache bound in objects."),
             p("maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, "Largest object (message or batch) sent or reassembled."),
             p("receiveBufferBytes", NormConfig.DEFAULT_RECEIVE_BUFFER_BYTES, "Bytes of incomplete objects held for all remote senders together (allocated as data arrives; beyond it the objects that made no progress for longest are given up and reported lost)."),
@@ -160,6 +161,8 @@ public final class NormTransportFactory implements ObjectTransportFactory {
         b.parity(ParameterValues.intValue(p, "parity", NormConfig.DEFAULT_PARITY, 0, 254));
         b.autoParity(ParameterValues.intValue(p, "autoParity", NormConfig.DEFAULT_AUTO_PARITY, 0, 254));
         b.txCacheBytes(ParameterValues.bytesValue(p, "cacheBytes", DEFAULT_CACHE_BYTES, 1 << 20,
+                Long.MAX_VALUE));
+        b.txCacheBytesMax(ParameterValues.bytesValue(p, "cacheBytesMax", NormConfig.DEFAULT_TX_CACHE_BYTES_MAX, 0,
                 Long.MAX_VALUE));
         b.txCacheObjects(ParameterValues.intValue(p, "cacheObjects", NormConfig.DEFAULT_TX_CACHE_OBJECTS, 1, 16384));
         int maxObject = (int) ParameterValues.bytesValue(p, "maxObjectSize", DEFAULT_MAX_OBJECT_SIZE, 1024,
