@@ -406,11 +406,7 @@ final class Acknowledgements {
         // limited by the window measures the receiver's pace at its own, and only headroom lets it grow).
         long budget = Math.max(minRtt + queueDelayNanos, RTT_HEADROOM * minRtt);
         long bound = (long) (bytesPerSecond * (budget / 1e9));
-        // What is on its way to it is not in its socket yet: a round trip of its reading comes on top of the socket's
-        // room (on a LAN next to nothing; on a 200 ms path, the socket's room alone held the sender to a fraction of
-        // the link).
-        long onTheWay = (long) (bytesPerSecond * (minRtt / 1e9));
-        return Math.min(r.windowBytes + onTheWay, Math.max(MIN_DELAY_WINDOW_BYTES, bound));
+        return Math.min(r.windowBytes, Math.max(MIN_DELAY_WINDOW_BYTES, bound));
     }
 
     /** The longest of the tracked receivers' least round-trip times, 0 while none was measured. */

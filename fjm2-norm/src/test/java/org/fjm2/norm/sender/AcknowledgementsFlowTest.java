@@ -108,28 +108,6 @@ class AcknowledgementsFlowTest {
                 .isEqualTo(1_000_000 - charges.chargeAfter(fastRead));
     }
 
-    /**
-     * A receiver 200 ms away that reads 10 MB/s with a socket of 1 MB (a stock kernel's): what is on its way has not
-     * reached its socket, so a round trip of its reading comes on top of the socket's room — 3 MB, where the socket's
-     * 1 MB alone held the sender to 5 MB/s on that path whatever the link.
-     */
-    @Test
-    void aLongPathAddsARoundTripOfReadingToTheSocketsRoom() {
-        long[] sent = {0};
-        Acknowledgements.InFlight charges = read -> Math.max(0, sent[0] - (read + 1) * 1000L);
-        int read = 0;
-        for (long t = 0; t <= 500 * MS; t += 10 * MS) {
-            read += 100;                // 100,000 bytes per 10 ms: 10 MB/s
-            sent[0] = (read + 1) * 1000L;
-            acks.onWindowReport(1, read, 1_000_000, t, charges);
-        }
-        acks.onRtt(1, 200 * MS);
-        assertThat(acks.flowRoom(charges, 25 * MS)).as("1 MB of socket + 10 MB/s x 200 ms")
-                .isCloseTo(3_000_000L, org.assertj.core.data.Offset.offset(1_000L));
-        assertThat(acks.flowRoom(charges, Long.MAX_VALUE)).as("without the delay bound: the socket alone")
-                .isEqualTo(1_000_000L);
-    }
-
     @Test
     void aReportOvertakenByTheLeaveDoesNotTrackTheDepartedReceiverAgain() {
         acks.onWindowReport(7, 10, 1_000_000, clock.now);
