@@ -13,7 +13,7 @@ import org.fjm2.norm.api.NormConfig;
  * longest of its receivers' least round-trip times (their path's own delay: the GRTT also counts the queues of a
  * loaded host, which a bigger cache would only fill), at the pace it measured over the last {@link #SAMPLE_NANOS};
  * never below the configured bound, at most {@link NormConfig#txCacheBytesMax()} (opt-in: at or below the bound,
- * nothing changes). On a LAN the cover is far below the configured bound. Owned by the session's event loop.
+ * nothing changes). On a quiet LAN the cover is far below the configured bound. Owned by the session's event loop.
  */
 final class PathCache {
 
