@@ -91,14 +91,23 @@ final class NackBuilder {
     }
 
     /**
-     * A NACK for what is missing from object {@code firstObjectId} up to the transmit position only (the objects a
-     * cycle in hold-off has not asked for); false when nothing there was missing or the position is before it.
+     * Objects one NACK sent during hold-off looks at, at most: it goes out per data message that shows a loss, so its
+     * work must not follow how far a (forged) message moved the transmit position; what lies beyond is asked for by
+     * the cycle after the hold-off.
+     */
+    static final int MAX_OBJECTS_BEYOND_HORIZON = 256;
+
+    /**
+     * A NACK for what is missing from object {@code firstObjectId} towards the transmit position only (the objects a
+     * cycle in hold-off has not asked for), over at most {@link #MAX_OBJECTS_BEYOND_HORIZON} objects; false when
+     * nothing there was missing or the position is before it.
      */
     boolean sendNacksFrom(int firstObjectId) {
         int count = position.isKnown() ? ((position.objectId() - firstObjectId) & 0xFFFF) + 1 : 0x8000;
         if (count >= 0x8000) {
             return false;
         }
+        count = Math.min(count, MAX_OBJECTS_BEYOND_HORIZON);
         startCycle();
         beginNack();
         appendObjects(firstObjectId, count);

@@ -104,8 +104,7 @@ final class RepairScheduler {
             ctx.counters().increment(Counter.MALFORMED_DROPPED);
         }
         if (applied && !holdoff && !repairTimer.isActive()) {
-            int k = backoff.factor();
-            repairTimer.schedule(now, config.parity() > 0 || k > 0 ? k + 1.0 : 0.0);
+            repairTimer.schedule(now, aggregates() ? backoff.factor() + 1.0 : 0.0);
         }
         if (applied && holdoff) {
             ctx.wakeTransmitter();
@@ -211,8 +210,15 @@ final class RepairScheduler {
      * the NACK being applied (so its requests are for losses the cycle did not see).
      */
     private boolean unrepairedThisCycle(TxObject object) {
-        return config.parity() == 0 && backoff.factor() == 0
-                && (object.repairStamp < cycleStamp || object.repairStamp == nackStamp);
+        return !aggregates() && (object.repairStamp < cycleStamp || object.repairStamp == nackStamp);
+    }
+
+    /**
+     * Whether requests are aggregated for (B+1) GRTTs before repairs go out: with parity (erasure counts of many
+     * receivers combine) or a back-off factor above 0; otherwise repairs go out at once (a small group).
+     */
+    private boolean aggregates() {
+        return config.parity() > 0 || backoff.factor() > 0;
     }
 
     /** True when the (object, block) lies at or after the current transmit position (repairs during hold-off). */
